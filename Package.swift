@@ -1,0 +1,44 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The Composable Architecture, distributed across processes.
+//
+//   Architecture   the TCA core (reducers, effects, store, scoping, TestStore, dependencies)
+//   Examples       the demo features (counter, todos, shop) shared by host, client and tests
+//   Wire           framing, JSON, JSON Patch, protocol messages, Unix sockets (no Architecture)
+//   Hosting        the host runtime: serves scopes of a root Store over a Unix socket
+//   Remote         the client runtime: RemoteStore, a scoped store in another process
+//   storehost      the daemon          storeclient   the CLI
+let package = Package(
+  name: "DistributedArchitecture",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "Architecture", targets: ["Architecture"]),
+    .library(name: "Wire", targets: ["Wire"]),
+    .library(name: "Hosting", targets: ["Hosting"]),
+    .library(name: "Remote", targets: ["Remote"]),
+    .library(name: "Examples", targets: ["Examples"]),
+    .executable(name: "storehost", targets: ["storehost"]),
+    .executable(name: "storeclient", targets: ["storeclient"]),
+  ],
+  targets: [
+    .target(name: "Architecture"),
+    .target(name: "Examples", dependencies: ["Architecture"]),
+    .target(name: "Wire", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+    .target(name: "Hosting", dependencies: ["Architecture", "Wire"]),
+    .target(name: "Remote", dependencies: ["Architecture", "Wire"]),
+    .executableTarget(name: "storehost", dependencies: ["Hosting", "Examples"]),
+    .executableTarget(name: "storeclient", dependencies: ["Remote", "Wire"]),
+    .executableTarget(
+      name: "ArchitectureBenchmarks", dependencies: ["Architecture"],
+    ),
+    .executableTarget(name: "WireBenchmarks", dependencies: ["Wire"]),
+    .testTarget(name: "ArchitectureTests", dependencies: ["Architecture"]),
+    .testTarget(name: "ExamplesTests", dependencies: ["Examples", "Architecture"]),
+    .testTarget(name: "WireTests", dependencies: ["Wire"]),
+    .testTarget(name: "HostingTests", dependencies: ["Hosting", "Wire", "Examples"]),
+    .testTarget(name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples"]),
+    .testTarget(name: "storeclientTests", dependencies: ["Wire"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

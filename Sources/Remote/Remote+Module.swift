@@ -1,0 +1,1 @@
+// The Remote module.

@@ -1,0 +1,1 @@
+print("storeclient: not built yet")

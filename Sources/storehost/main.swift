@@ -1,0 +1,1 @@
+print("storehost: not built yet")
