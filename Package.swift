@@ -8,6 +8,7 @@ import PackageDescription
 //   Wire           framing, JSON, JSON Patch, protocol messages, Unix sockets (no Architecture)
 //   Hosting        the host runtime: serves scopes of a root Store over a Unix socket
 //   Remote         the client runtime: RemoteStore, a scoped store in another process
+//   ArgumentParsing  hand-written command-line parsing and help, shared by the two tools
 //   storehost      the daemon          storeclient   the CLI
 let package = Package(
   name: "DistributedArchitecture",
@@ -26,9 +27,10 @@ let package = Package(
     .target(name: "Examples", dependencies: ["Architecture"]),
     .target(name: "Wire", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     .target(name: "Hosting", dependencies: ["Architecture", "Wire"]),
+    .target(name: "ArgumentParsing"),
     .target(name: "Remote", dependencies: ["Architecture", "Wire"]),
-    .executableTarget(name: "storehost", dependencies: ["Hosting", "Examples"]),
-    .executableTarget(name: "storeclient", dependencies: ["Remote", "Wire"]),
+    .executableTarget(name: "storehost", dependencies: ["Hosting", "Examples", "ArgumentParsing"]),
+    .executableTarget(name: "storeclient", dependencies: ["Remote", "Wire", "ArgumentParsing"]),
     .executableTarget(
       name: "ArchitectureBenchmarks", dependencies: ["Architecture"],
     ),
@@ -39,6 +41,7 @@ let package = Package(
     .testTarget(name: "HostingTests", dependencies: ["Hosting", "Wire", "Examples"]),
     .testTarget(name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples"]),
     .testTarget(name: "storeclientTests", dependencies: ["Wire"]),
+    .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
   ],
   swiftLanguageModes: [.v6]
 )

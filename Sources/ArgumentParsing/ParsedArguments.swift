@@ -1,0 +1,115 @@
+/// Arguments parsed against a ``CommandSpec``.
+public struct ParsedArguments: Sendable {
+  /// Values of options, by long name; repeated options keep every value in order.
+  public var values: [String: [String]] = [:]
+  /// Flags that were given, by long name.
+  public var flags: Set<String> = []
+  /// Positional values, in order.
+  public var positionals: [String] = []
+  /// Whether `-h`/`--help` was given.
+  public var wantsHelp = false
+
+  /// The last value given for an option.
+  public func value(_ name: String) -> String? { values[name]?.last }
+
+  /// Whether a flag was given.
+  public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+  /// Parses an option's value as an integer in a range, or explains what is wrong.
+  public func integer(_ name: String, in range: ClosedRange<Int>, radix: Int = 10) throws(UsageError) -> Int? {
+    guard let text = value(name) else { return nil }
+    guard let number = Int(text, radix: radix), range.contains(number) else {
+      let kind = radix == 8 ? "an octal number" : "an integer"
+      throw UsageError("The value '\(text)' is invalid for '--\(name)': expected \(kind) from \(String(range.lowerBound, radix: radix)) to \(String(range.upperBound, radix: radix))")
+    }
+    return number
+  }
+}
+
+/// A mistake in how a command was invoked: printed as `Error: …`, the usage line and a pointer
+/// to `--help`, with exit code 64 (`EX_USAGE`).
+public struct UsageError: Error, Sendable, CustomStringConvertible {
+  /// What was wrong, in swift-argument-parser's wording.
+  public var message: String
+
+  /// Describes a usage mistake.
+  public init(_ message: String) { self.message = message }
+
+  /// The message.
+  public var description: String { message }
+}
+
+extension CommandSpec {
+  /// Parses `arguments` (without the program and subcommand names).
+  ///
+  /// Accepts `--name value`, `--name=value`, `-x value`, flags, `--` to end options, and `-` as
+  /// a positional value (conventionally standard input).
+  public func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+    var parsed = ParsedArguments()
+    var index = 0
+    var onlyPositionals = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+        parsed.positionals.append(argument)
+        continue
+      }
+      if argument == "--" {
+        onlyPositionals = true
+        continue
+      }
+      if argument == "-h" || argument == "--help" {
+        parsed.wantsHelp = true
+        continue
+      }
+      var name: String
+      var inlineValue: String?
+      let spec: OptionSpec?
+      if argument.hasPrefix("--") {
+        name = String(argument.dropFirst(2))
+        if let equals = name.firstIndex(of: "=") {
+          inlineValue = String(name[name.index(after: equals)...])
+          name = String(name[..<equals])
+        }
+        spec = options.first { $0.name == name }
+      } else {
+        let letter = argument.dropFirst().first
+        spec = argument.count == 2 ? options.first { $0.short == letter } : nil
+        name = spec?.name ?? String(argument.dropFirst())
+      }
+      guard let spec else {
+        throw UsageError("Unknown option '\(argument)'")
+      }
+      if spec.valueName != nil {
+        if let inlineValue {
+          parsed.values[spec.name, default: []].append(inlineValue)
+        } else if index < arguments.count, !arguments[index].hasPrefix("--") || arguments[index] == "-" {
+          parsed.values[spec.name, default: []].append(arguments[index])
+          index += 1
+        } else {
+          throw UsageError("Missing value for '\(spec.usageFragment)'")
+        }
+      } else {
+        guard inlineValue == nil else {
+          throw UsageError("The flag '--\(spec.name)' does not take a value")
+        }
+        parsed.flags.insert(spec.name)
+      }
+    }
+    if parsed.wantsHelp { return parsed }
+    let required = self.arguments.filter { !$0.isOptional }
+    if parsed.positionals.count < required.count {
+      throw UsageError("Missing expected argument '<\(required[parsed.positionals.count].name)>'")
+    }
+    if !(self.arguments.last?.isRepeating ?? false), parsed.positionals.count > self.arguments.count {
+      throw UsageError("Unexpected argument '\(parsed.positionals[self.arguments.count])'")
+    }
+    return parsed
+  }
+
+  /// The text printed on stderr for a usage error.
+  public func errorText(_ error: UsageError) -> String {
+    "Error: \(error.message)\nUsage: \(usage)\n  See '\(name) --help' for more information.\n"
+  }
+}
