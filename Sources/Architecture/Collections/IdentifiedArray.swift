@@ -343,3 +343,10 @@ extension IdentifiedArray: CustomStringConvertible {
   /// The elements, formatted like an array.
   public var description: String { self.elements.description }
 }
+
+extension IdentifiedArray: CustomReflectable {
+  /// Reflects as the array of elements.
+  public var customMirror: Mirror {
+    Mirror(self, unlabeledChildren: self.elements, displayStyle: .collection)
+  }
+}
