@@ -1,0 +1,45 @@
+/// An action addressed to one element of an identified collection, routed by `forEach`.
+///
+/// Its synthesized `Codable` form is `{"element":{"id":…,"action":…}}`.
+public enum IdentifiedAction<ID: Hashable & Sendable, Action>: CasePathable {
+  /// The action `action` for the element with id `id`.
+  case element(id: ID, action: Action)
+
+
+  /// The case paths of ``IdentifiedAction``.
+  public struct AllCasePaths: Sendable {
+    /// The only case, as an `(id, action)` pair.
+    public var element: AnyCasePath<IdentifiedAction, (id: ID, action: Action)> {
+      .init({ .element(id: $0.id, action: $0.action) }) {
+        if case let .element(id, action) = $0 { (id, action) } else { nil }
+      }
+    }
+  }
+
+  /// The case paths of ``IdentifiedAction``.
+  public static var allCasePaths: AllCasePaths { AllCasePaths() }
+}
+
+/// The identified action of a reducer whose state is `Identifiable`.
+public typealias IdentifiedActionOf<R: Reducer> = IdentifiedAction<R.State.ID, R.Action>
+where R.State: Identifiable
+
+extension IdentifiedAction: Equatable where ID: Equatable, Action: Equatable {}
+extension IdentifiedAction: Hashable where Action: Hashable {}
+extension IdentifiedAction: Sendable where Action: Sendable {}
+extension IdentifiedAction: Encodable where ID: Encodable, Action: Encodable {}
+extension IdentifiedAction: Decodable where ID: Decodable, Action: Decodable {}
+
+extension Case {
+  /// The action of the element with a given id: `\.todos[id: id]`.
+  public subscript<ID: Hashable & Sendable, ElementAction>(
+    id id: ID
+  ) -> Case<ElementAction> where Value == IdentifiedAction<ID, ElementAction> {
+    self.appending(
+      AnyCasePath<IdentifiedAction<ID, ElementAction>, ElementAction>(
+        embed: { .element(id: id, action: $0) },
+        extract: { if case let .element(elementID, action) = $0, elementID == id { action } else { nil } }
+      )
+    )
+  }
+}

@@ -1,0 +1,157 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+import Synchronization
+
+/// Whether dependencies resolve to their live or their test implementations.
+public enum DependencyContext: Sendable, Hashable {
+  /// `liveValue`s.
+  case live
+  /// `testValue`s.
+  case test
+
+  /// The context of a process: `.test` when it runs under a test runner (the process was started
+  /// from an `.xctest` bundle, as `swift test` does for XCTest and Swift Testing on Linux, or
+  /// `XCTestConfigurationFilePath` is set, as on Apple platforms), otherwise `.live`.
+  public static let `default`: DependencyContext = {
+    let arguments = CommandLine.arguments
+    if let first = arguments.first, first.hasSuffix(".xctest") || first.contains(".xctest/") {
+      return .test
+    }
+    if arguments.contains(where: { $0.hasSuffix(".xctest") }) { return .test }
+    if ProcessInfo.processInfo.environment["XCTestConfigurationFilePath"] != nil { return .test }
+    return .live
+  }()
+}
+
+/// The dependencies available to reducers and effects, held in a task-local.
+///
+/// A ``Store`` captures `DependencyValues.current` when it is created (plus the overrides given
+/// to its initializer) and re-establishes them around every reduce and every effect it starts,
+/// so `@Dependency` reads the store's values even when `send` is called from a thread that is
+/// not running a task, and each store can have its own overrides.
+///
+/// ## Test context
+///
+/// Values not overridden resolve to `liveValue` or `testValue` depending on ``context``, whose
+/// default is ``DependencyContext/default`` (a test runner process is `.test`); set
+/// `$0.context = .test` in `withDependencies` to force it (a `TestStore` does). In a test
+/// context each store caches its own test values (so `uuid` counts from 0 per store); in a
+/// live context the values are computed once per process.
+public struct DependencyValues: Sendable {
+  /// The current dependencies of this task.
+  @TaskLocal public static var current = DependencyValues()
+
+  var storage: [ObjectIdentifier: any Sendable] = [:]
+  var cache: _DependencyCache = .shared
+  /// Whether unset dependencies resolve to live or test values.
+  public var context: DependencyContext = .default
+
+  /// Creates dependency values with nothing overridden.
+  public init() {}
+
+  /// Reads or overrides the dependency of a key.
+  public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
+    get {
+      if let value = self.storage[ObjectIdentifier(key)] as? Key.Value { return value }
+      return self.cache.value(for: key, context: self.context)
+    }
+    set {
+      self.storage[ObjectIdentifier(key)] = newValue
+    }
+  }
+
+  /// Gives a store its own cache of default values when it runs in a test context.
+  mutating func prepareForStore() {
+    if self.context == .test { self.cache = _DependencyCache() }
+  }
+}
+
+/// Default (unoverridden) dependency values, computed once per cache.
+final class _DependencyCache: Sendable {
+  static let shared = _DependencyCache()
+
+  private struct Key: Hashable {
+    let key: ObjectIdentifier
+    let context: DependencyContext
+  }
+  private let values = Mutex<[Key: any Sendable]>([:])
+
+  func value<K: DependencyKey>(for key: K.Type, context: DependencyContext) -> K.Value {
+    let cacheKey = Key(key: ObjectIdentifier(key), context: context)
+    if let value = self.values.withLock({ $0[cacheKey] }) as? K.Value { return value }
+    // Computed outside the lock: a default value may itself read dependencies.
+    let value = context == .test ? K.testValue : K.liveValue
+    return self.values.withLock { values in
+      if let existing = values[cacheKey] as? K.Value { return existing }
+      values[cacheKey] = value
+      return value
+    }
+  }
+}
+
+/// Runs synchronous work with some dependencies overridden.
+///
+/// ```swift
+/// let store = withDependencies {
+///   $0.uuid = .incrementing
+/// } operation: {
+///   Store(initialState: Todos.State()) { Todos() }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - update: Overrides dependencies.
+///   - operation: Runs with the overridden values.
+/// - Returns: The operation's result.
+public func withDependencies<R>(
+  _ update: (inout DependencyValues) throws -> Void,
+  operation: () throws -> R
+) rethrows -> R {
+  var values = DependencyValues.current
+  try update(&values)
+  return try DependencyValues.$current.withValue(values, operation: operation)
+}
+
+/// Runs async work with some dependencies overridden.
+///
+/// - Parameters:
+///   - update: Overrides dependencies.
+///   - operation: Runs with the overridden values.
+/// - Returns: The operation's result.
+public func withDependencies<R>(
+  isolation: isolated (any Actor)? = #isolation,
+  _ update: (inout DependencyValues) async throws -> Void,
+  operation: () async throws -> R
+) async rethrows -> R {
+  var values = DependencyValues.current
+  try await update(&values)
+  return try await DependencyValues.$current.withValue(values, operation: operation)
+}
+
+/// Reads a dependency from the current ``DependencyValues``, lazily, at each access.
+///
+/// ```swift
+/// struct Feature: Reducer {
+///   @Dependency(\.uuid) var uuid
+///   @Dependency(\.clock) var clock
+/// }
+/// ```
+@propertyWrapper
+public struct Dependency<Value>: Sendable {
+  let keyPath: KeyPath<DependencyValues, Value> & Sendable
+
+  /// Names a dependency by its key path in ``DependencyValues``.
+  ///
+  /// - Parameter keyPath: For example `\.clock`.
+  public init(_ keyPath: KeyPath<DependencyValues, Value> & Sendable) {
+    self.keyPath = keyPath
+  }
+
+  /// The dependency's current value.
+  public var wrappedValue: Value {
+    DependencyValues.current[keyPath: self.keyPath]
+  }
+}

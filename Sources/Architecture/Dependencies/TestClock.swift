@@ -1,0 +1,167 @@
+import Synchronization
+
+/// A clock whose time only moves when a test says so, so that timer effects test instantly and
+/// deterministically.
+///
+/// ```swift
+/// let clock = TestClock()
+/// let store = Store(initialState: Feature.State()) { Feature() } withDependencies: {
+///   $0.clock = clock
+/// }
+/// await store.send(.toggleTimerButtonTapped)
+/// await clock.advance(by: .seconds(1))   // the timer ticks once
+/// ```
+///
+/// Sleepers resume in deadline order (ties in the order they started sleeping), each with the
+/// clock's `now` set to its deadline. Cancelling a sleeping task makes its `sleep` throw
+/// `CancellationError` at once.
+public final class TestClock: Clock, Sendable {
+  /// The test clock's duration type.
+  public typealias Duration = Swift.Duration
+
+  /// A point in a test clock's time: an offset from its start.
+  public struct Instant: InstantProtocol, Sendable, Hashable {
+    /// The time since the clock's start.
+    public var offset: Duration
+
+    /// An instant at an offset from the clock's start.
+    public init(offset: Duration = .zero) {
+      self.offset = offset
+    }
+
+    /// The instant `duration` later.
+    public func advanced(by duration: Duration) -> Self {
+      Self(offset: self.offset + duration)
+    }
+
+    /// The duration from this instant to another.
+    public func duration(to other: Self) -> Duration {
+      other.offset - self.offset
+    }
+
+    /// Orders instants.
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+      lhs.offset < rhs.offset
+    }
+  }
+
+  private struct Sleeper {
+    let id: UInt64
+    let deadline: Instant
+    let continuation: UnsafeContinuation<Void, any Error>
+  }
+
+  private struct State {
+    var now: Instant
+    var nextID: UInt64 = 0
+    var sleepers: [Sleeper] = []
+  }
+
+  private let state: Mutex<State>
+
+  /// The smallest step of the clock.
+  public let minimumResolution: Duration = .zero
+
+  /// Creates a test clock.
+  ///
+  /// - Parameter now: The starting instant.
+  public init(now: Instant = Instant()) {
+    self.state = Mutex(State(now: now))
+  }
+
+  /// The current instant.
+  public var now: Instant {
+    self.state.withLock { $0.now }
+  }
+
+  /// The number of tasks sleeping on this clock.
+  public var sleeperCount: Int {
+    self.state.withLock { $0.sleepers.count }
+  }
+
+  /// Suspends until the clock is advanced to `deadline` (returns at once if it already is).
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try Task.checkCancellation()
+    let id = self.state.withLock { state -> UInt64? in
+      guard deadline > state.now else { return nil }
+      defer { state.nextID += 1 }
+      return state.nextID
+    }
+    guard let id else {
+      await Task.yield()
+      return
+    }
+    try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation { continuation in
+        self.state.withLock {
+          $0.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+        }
+        if Task.isCancelled { self.cancelSleeper(id) }
+      }
+    } onCancel: {
+      self.cancelSleeper(id)
+    }
+  }
+
+  private func cancelSleeper(_ id: UInt64) {
+    let sleeper = self.state.withLock { state -> Sleeper? in
+      guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+      return state.sleepers.remove(at: index)
+    }
+    sleeper?.continuation.resume(throwing: CancellationError())
+  }
+
+  /// Advances the clock by a duration, resuming the sleepers whose deadlines pass, in order.
+  ///
+  /// Between resumptions the caller yields so that resumed work can run and sleep again (a
+  /// repeating timer ticks once per period inside one long `advance`).
+  ///
+  /// - Parameter duration: How far to move time.
+  public func advance(by duration: Duration = .zero) async {
+    await self.advance(to: self.now.advanced(by: duration))
+  }
+
+  /// Advances the clock to an instant (see ``advance(by:)``).
+  public func advance(to deadline: Instant) async {
+    await _settle()
+    while true {
+      let next = self.state.withLock { state -> Sleeper? in
+        guard
+          let index = state.sleepers.indices.min(by: {
+            (state.sleepers[$0].deadline, state.sleepers[$0].id)
+              < (state.sleepers[$1].deadline, state.sleepers[$1].id)
+          }),
+          state.sleepers[index].deadline <= deadline
+        else {
+          if deadline > state.now { state.now = deadline }
+          return nil
+        }
+        let sleeper = state.sleepers.remove(at: index)
+        if sleeper.deadline > state.now { state.now = sleeper.deadline }
+        return sleeper
+      }
+      guard let next else { return }
+      next.continuation.resume()
+      await _settle()
+    }
+  }
+
+  /// Advances the clock until nothing sleeps on it any more.
+  ///
+  /// - Parameter limit: How far to advance at most, against runaway timers.
+  public func run(limit: Duration = .seconds(60 * 60 * 24)) async {
+    let end = self.now.advanced(by: limit)
+    await _settle()
+    while let next = self.state.withLock({ $0.sleepers.map(\.deadline).min() }), next <= end {
+      await self.advance(to: next)
+    }
+  }
+}
+
+/// Lets other tasks run until they suspend again: round trips through the global executor, as
+/// TCA's `megaYield`. A heuristic (Swift has no "wait until idle"), generous enough on 2 cores.
+func _settle(_ count: Int = 40) async {
+  for _ in 0..<count {
+    await Task.detached(priority: .background) { await Task.yield() }.value
+  }
+}

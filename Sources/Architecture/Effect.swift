@@ -1,0 +1,226 @@
+/// The side effects a reducer returns: work the store runs after reducing an action, which may
+/// feed more actions back into the store.
+///
+/// ```swift
+/// case .factButtonTapped:
+///   state.isLoading = true
+///   return .run { [count = state.count] send in
+///     try await send(.factResponse(self.factClient.fetch(count)))
+///   } catch: { error, send in
+///     await send(.factFailed(error.localizedDescription))
+///   }
+/// ```
+///
+/// An effect is a value (a small tree of operations) until the store starts it: `.send`
+/// actions are reduced right after the current action, in order; `.run` work runs in a new task
+/// on the Swift concurrency runtime with the store's dependencies; cancellation operators act
+/// on the store's in-flight effects.
+public struct Effect<Action>: Sendable {
+  let operation: _Operation<Action>
+
+  init(operation: _Operation<Action>) {
+    self.operation = operation
+  }
+
+  /// An effect that does nothing.
+  public static var none: Self { Self(operation: .none) }
+
+  /// An effect that sends an action back into the store right after the current one.
+  ///
+  /// - Parameter action: The action.
+  public static func send(_ action: Action) -> Self {
+    Self(operation: .send(_UncheckedSendable(action)))
+  }
+
+  /// An effect that runs async work, which may send actions back into the store.
+  ///
+  /// ```swift
+  /// return .run { send in
+  ///   try await self.clock.sleep(for: .seconds(1))
+  ///   await send(.timerTick)
+  /// } catch: { error, send in
+  ///   await send(.failed("\(error)"))
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - priority: The priority of the task running the work.
+  ///   - operation: The work. It runs with the store's dependencies.
+  ///   - handler: Called with errors the work throws (other than cancellation). Without it a
+  ///     thrown error is reported as a runtime warning.
+  ///   - fileID: The source file, for the runtime warning.
+  ///   - line: The source line, for the runtime warning.
+  /// - Returns: The effect.
+  public static func run(
+    priority: TaskPriority? = nil,
+    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> Self {
+    let location = "\(fileID):\(line)"
+    return Self(
+      operation: .run(
+        priority,
+        { send in
+          do {
+            try await operation(send)
+          } catch is CancellationError where Task.isCancelled {
+            // Cancelled work ends quietly, as in TCA.
+          } catch {
+            if let handler {
+              await handler(error, send)
+            } else {
+              @Dependency(\.runtimeWarnings) var runtimeWarnings
+              runtimeWarnings(
+                "An \"Effect.run\" returned from \(location) threw an unhandled error: \(error)."
+                  + " Handle it with the \"catch\" parameter.")
+            }
+          }
+        }
+      )
+    )
+  }
+
+  // MARK: - Composing Effects
+
+  /// Runs effects at the same time.
+  ///
+  /// - Parameter effects: The effects.
+  /// - Returns: One effect that runs them all.
+  public static func merge(_ effects: Self...) -> Self {
+    Self.merge(effects)
+  }
+
+  /// Runs a sequence of effects at the same time.
+  public static func merge<S: Sequence>(_ effects: S) -> Self where S.Element == Self {
+    effects.reduce(.none) { $0.merge(with: $1) }
+  }
+
+  /// Runs this effect and another at the same time.
+  public func merge(with other: Self) -> Self {
+    switch (self.operation, other.operation) {
+    case (.none, _): return other
+    case (_, .none): return self
+    case let (.merge(lhs), .merge(rhs)): return Self(operation: .merge(lhs + rhs))
+    case let (.merge(lhs), rhs): return Self(operation: .merge(lhs + [rhs]))
+    case let (lhs, .merge(rhs)): return Self(operation: .merge([lhs] + rhs))
+    case let (lhs, rhs): return Self(operation: .merge([lhs, rhs]))
+    }
+  }
+
+  /// Runs effects one after another: each starts when the previous one has finished.
+  ///
+  /// - Parameter effects: The effects.
+  /// - Returns: One effect that runs them in order.
+  public static func concatenate(_ effects: Self...) -> Self {
+    Self.concatenate(effects)
+  }
+
+  /// Runs a sequence of effects one after another.
+  public static func concatenate<S: Sequence>(_ effects: S) -> Self where S.Element == Self {
+    effects.reduce(.none) { $0.concatenate(with: $1) }
+  }
+
+  /// Runs this effect, then another.
+  public func concatenate(with other: Self) -> Self {
+    switch (self.operation, other.operation) {
+    case (.none, _): return other
+    case (_, .none): return self
+    case let (.concatenate(lhs), .concatenate(rhs)): return Self(operation: .concatenate(lhs + rhs))
+    case let (.concatenate(lhs), rhs): return Self(operation: .concatenate(lhs + [rhs]))
+    case let (lhs, rhs): return Self(operation: .concatenate([lhs, rhs]))
+    }
+  }
+
+  /// Transforms the actions this effect sends.
+  ///
+  /// - Parameter transform: Maps each action.
+  /// - Returns: An effect of the transformed actions.
+  public func map<T>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
+    Effect<T>(operation: self.operation.map(transform))
+  }
+
+  /// Whether this is `.none` (used to skip work on the send path).
+  var isNone: Bool {
+    if case .none = self.operation { return true }
+    return false
+  }
+}
+
+/// The operations an ``Effect`` is made of. A tree, so that scoping reducers can rewrite the
+/// cancellation ids inside a child's effects (see `_CancelID.path`).
+indirect enum _Operation<Action>: Sendable {
+  case none
+  case send(_UncheckedSendable<Action>)
+  case run(TaskPriority?, @Sendable (Send<Action>) async -> Void)
+  case merge([_Operation])
+  case concatenate([_Operation])
+  case cancellable(_CancelID, cancelInFlight: Bool, _Operation)
+  case cancel(_CancelID)
+  case debounce(_CancelID, Duration, any Clock<Duration>, _Operation)
+
+  func map<T>(_ transform: @escaping @Sendable (Action) -> T) -> _Operation<T> {
+    switch self {
+    case .none:
+      return .none
+    case let .send(action):
+      return .send(_UncheckedSendable(transform(action.value)))
+    case let .run(priority, operation):
+      return .run(priority) { send in
+        await operation(Send { action in await send(transform(action)) })
+      }
+    case let .merge(operations):
+      return .merge(operations.map { $0.map(transform) })
+    case let .concatenate(operations):
+      return .concatenate(operations.map { $0.map(transform) })
+    case let .cancellable(id, cancelInFlight, operation):
+      return .cancellable(id, cancelInFlight: cancelInFlight, operation.map(transform))
+    case let .cancel(id):
+      return .cancel(id)
+    case let .debounce(id, duration, clock, operation):
+      return .debounce(id, duration, clock, operation.map(transform))
+    }
+  }
+
+  /// Rewrites every cancellation id in the tree as seen from one navigation level out.
+  func scoped(in navigationID: _CancelID) -> _Operation {
+    switch self {
+    case .none, .send, .run:
+      return self
+    case let .merge(operations):
+      return .merge(operations.map { $0.scoped(in: navigationID) })
+    case let .concatenate(operations):
+      return .concatenate(operations.map { $0.scoped(in: navigationID) })
+    case let .cancellable(id, cancelInFlight, operation):
+      return .cancellable(
+        id.scoped(in: navigationID), cancelInFlight: cancelInFlight,
+        operation.scoped(in: navigationID))
+    case let .cancel(id):
+      return .cancel(id.scoped(in: navigationID))
+    case let .debounce(id, duration, clock, operation):
+      return .debounce(id.scoped(in: navigationID), duration, clock, operation.scoped(in: navigationID))
+    }
+  }
+
+  /// Whether starting this operation needs no task (only sends, cancels and nothing).
+  var isSynchronous: Bool {
+    switch self {
+    case .none, .send, .cancel: return true
+    case .run, .debounce: return false
+    case let .merge(operations), let .concatenate(operations):
+      return operations.allSatisfy(\.isSynchronous)
+    case let .cancellable(_, _, operation): return operation.isSynchronous
+    }
+  }
+}
+
+/// Wraps a value that is only handed over, never shared, as `Sendable`.
+///
+/// The `.send` payload of an effect is created by the reducer on the store's executor and
+/// consumed on that same executor when the store starts the effect (as TCA's `.send` is a
+/// synchronous `Just`); it is never read concurrently.
+struct _UncheckedSendable<Value>: @unchecked Sendable {
+  var value: Value
+  init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,89 @@
+extension Reducer {
+  /// Runs an element reducer on the element of an identified array that an action names.
+  ///
+  /// ```swift
+  /// Reduce { state, action in … }
+  ///   .forEach(\.todos, action: \.todos) { Todo() }
+  /// ```
+  ///
+  /// The element is mutated in place (one hash lookup, no copy of the array or the element),
+  /// before this reducer runs. An action for an id that is not in the array is reported as a
+  /// runtime warning, never a crash. When this reducer removes elements, their in-flight
+  /// effects are cancelled; cancellation ids used inside an element are scoped to it.
+  ///
+  /// - Parameters:
+  ///   - toElementsState: A writable key path to the identified array.
+  ///   - toElementAction: A case key path to the identified element action.
+  ///   - element: The element reducer.
+  ///   - fileID: The source file, for runtime warnings.
+  ///   - line: The source line, for runtime warnings.
+  /// - Returns: The combined reducer.
+  public func forEach<ElementState, ElementAction, ID: Hashable & Sendable, Element: Reducer>(
+    _ toElementsState: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action toElementAction: CaseKeyPath<Action, IdentifiedAction<ID, ElementAction>>,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> _ForEachReducer<Self, ID, Element>
+  where Element.State == ElementState, Element.Action == ElementAction {
+    _ForEachReducer(
+      parent: self, toElementsState: toElementsState,
+      toElementAction: AnyCasePath(toElementAction), element: element(),
+      location: "\(fileID):\(line)")
+  }
+}
+
+/// The reducer returned by ``Reducer/forEach(_:action:element:fileID:line:)``.
+public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer {
+  let run: _ReduceFunction<Parent.State, Parent.Action>
+
+  init(
+    parent: Parent,
+    toElementsState: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>,
+    toElementAction: AnyCasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>,
+    element: Element,
+    location: String
+  ) {
+    let parent = parent._makeReduce()
+    let element = element._makeReduce()
+    let scope = AnyHashable(toElementsState)
+    let toIDs = toElementsState.appending(path: \IdentifiedArray<ID, Element.State>._ids)
+    let embed = toElementAction._embed
+    self.run = { state, action in
+      var elementEffects = Effect<Parent.Action>.none
+      if case let .element(id, elementAction)? = toElementAction.extract(from: action) {
+        let effects = state[keyPath: toElementsState]._modify(id: id) {
+          element(&$0, elementAction)
+        }
+        if let effects {
+          if !effects.isNone {
+            elementEffects = effects
+              .map { embed(.element(id: id, action: $0)) }
+              ._scoped(in: _CancelID(_NavigationID(scope: scope, identity: id)))
+          }
+        } else {
+          DependencyValues.current.runtimeWarnings(
+            "A \"forEach\" at \(location) received an action for a missing element."
+              + " Action: \(action); id: \(id)")
+        }
+      }
+      let idsBefore = state[keyPath: toIDs]
+      let parentEffects = parent(&state, action)
+      let effects = elementEffects.merge(with: parentEffects)
+      let idsAfter = state[keyPath: toIDs]
+      // Array `==` is O(1) when the id buffer was not touched (the common case).
+      guard idsBefore != idsAfter else { return effects }
+      let remaining = Set(idsAfter)
+      let cancellations = idsBefore.filter { !remaining.contains($0) }.map {
+        Effect<Parent.Action>(
+          operation: .cancel(_CancelID(_NavigationID(scope: scope, identity: $0))))
+      }
+      return effects.merge(with: .merge(cancellations))
+    }
+  }
+
+  /// Runs the element reducer, then the parent, then cancels removed elements' effects.
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    self.run(&state, action)
+  }
+}

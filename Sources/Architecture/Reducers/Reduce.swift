@@ -1,0 +1,31 @@
+/// A reducer made from a closure.
+///
+/// ```swift
+/// Reduce { state, action in
+///   switch action {
+///   case .increment: state.count += 1; return .none
+///   }
+/// }
+/// ```
+public struct Reduce<State, Action>: Reducer {
+  let _reduce: _ReduceFunction<State, Action>
+
+  /// Creates a reducer from a reduce function.
+  ///
+  /// - Parameter reduce: Evolves the state and returns effects.
+  public init(_ reduce: @escaping (_ state: inout State, _ action: Action) -> Effect<Action>) {
+    self._reduce = reduce
+  }
+
+  /// Erases another reducer.
+  ///
+  /// - Parameter reducer: The reducer to wrap.
+  public init<R: Reducer<State, Action>>(_ reducer: R) {
+    self._reduce = reducer._makeReduce()
+  }
+
+  /// Calls the closure.
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    self._reduce(&state, action)
+  }
+}

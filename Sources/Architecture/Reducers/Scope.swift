@@ -1,0 +1,67 @@
+/// Runs a child reducer on a part of the parent's state, for the child's actions.
+///
+/// ```swift
+/// var body: some ReducerOf<Self> {
+///   Scope(state: \.counter, action: \.counter) { Counter() }
+///   Reduce { state, action in … }
+/// }
+/// ```
+///
+/// The child mutates the parent's state in place (through the writable key path, no copy), and
+/// its effects' actions are embedded back into the parent's action.
+public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
+  let run: _ReduceFunction<ParentState, ParentAction>
+
+  /// Scopes to a stored part of the parent's state.
+  ///
+  /// - Parameters:
+  ///   - toChildState: A writable key path to the child state.
+  ///   - toChildAction: A case key path to the child action.
+  ///   - child: The child reducer.
+  public init(
+    state toChildState: WritableKeyPath<ParentState, Child.State>,
+    action toChildAction: CaseKeyPath<ParentAction, Child.Action>,
+    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
+  ) {
+    let actionPath = AnyCasePath(toChildAction)
+    let child = child()._makeReduce()
+    let extract = actionPath._extract
+    let embed = actionPath._embed
+    self.run = { state, action in
+      guard let childAction = extract(action) else { return .none }
+      let effects = child(&state[keyPath: toChildState], childAction)
+      return effects.isNone ? .none : effects.map(embed)
+    }
+  }
+
+  /// Scopes to one case of an enum state; actions arriving while the state is in another case
+  /// are ignored (as in TCA).
+  ///
+  /// - Parameters:
+  ///   - toChildState: A case key path to the child state.
+  ///   - toChildAction: A case key path to the child action.
+  ///   - child: The child reducer.
+  public init(
+    state toChildState: CaseKeyPath<ParentState, Child.State>,
+    action toChildAction: CaseKeyPath<ParentAction, Child.Action>,
+    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
+  ) {
+    let statePath = AnyCasePath(toChildState)
+    let actionPath = AnyCasePath(toChildAction)
+    let child = child()._makeReduce()
+    self.run = { state, action in
+      guard
+        let childAction = actionPath.extract(from: action),
+        var childState = statePath.extract(from: state)
+      else { return .none }
+      let effects = child(&childState, childAction)
+      state = statePath.embed(childState)
+      return effects.isNone ? .none : effects.map(actionPath._embed)
+    }
+  }
+
+  /// Runs the child for child actions.
+  public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
+    self.run(&state, action)
+  }
+}

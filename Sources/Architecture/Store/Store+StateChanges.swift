@@ -1,0 +1,87 @@
+extension Store where State: Sendable {
+  /// The store's state, first as it is now, then after actions change it.
+  ///
+  /// ```swift
+  /// for await state in store.stateChanges() {
+  ///   render(state)
+  /// }
+  /// ```
+  ///
+  /// Pull-based and coalescing: each iteration reads the newest state, so a slow observer sees
+  /// the latest value rather than a backlog, and the send path only bumps a counter. When
+  /// `State` is `Equatable`, consecutive equal states are skipped. Iteration ends when the
+  /// iterating task is cancelled.
+  ///
+  /// - Returns: An async sequence of states.
+  nonisolated public func stateChanges() -> some AsyncSequence<State, Never> {
+    StoreStateChanges<State>(
+      next: { [self] version in await self._nextState(after: version) },
+      isEqual: _equalityFunction(State.self)
+    )
+  }
+
+  /// Returns the current state and version, waiting first until the version differs from
+  /// `version` (if given). `nil` when the waiting task is cancelled.
+  func _nextState(after version: UInt64?) async -> (State, UInt64)? {
+    let root = self.core.root
+    if let version, root.version == version {
+      let id = root.makeID()
+      await withTaskCancellationHandler {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+          root.stateWaiters[id] = continuation
+        }
+      } onCancel: {
+        Task { await self._cancelStateWaiter(id) }
+      }
+      if Task.isCancelled { return nil }
+    }
+    return (self.core.state, root.version)
+  }
+
+  private func _cancelStateWaiter(_ id: UInt64) {
+    self.core.root.stateWaiters.removeValue(forKey: id)?.resume()
+  }
+}
+
+/// The sequence returned by ``Store/stateChanges()``.
+struct StoreStateChanges<State: Sendable>: AsyncSequence, Sendable {
+  typealias Element = State
+  typealias Failure = Never
+
+  let next: @Sendable (UInt64?) async -> (State, UInt64)?
+  let isEqual: (@Sendable (State, State) -> Bool)?
+
+  func makeAsyncIterator() -> Iterator {
+    Iterator(next: self.next, isEqual: self.isEqual)
+  }
+
+  struct Iterator: AsyncIteratorProtocol {
+    let next: @Sendable (UInt64?) async -> (State, UInt64)?
+    let isEqual: (@Sendable (State, State) -> Bool)?
+    var version: UInt64?
+    var last: State?
+
+    mutating func next() async -> State? {
+      while true {
+        guard let (state, version) = await self.next(self.version) else { return nil }
+        self.version = version
+        if let isEqual = self.isEqual, let last = self.last, isEqual(last, state) { continue }
+        if self.isEqual != nil { self.last = state }
+        return state
+      }
+    }
+  }
+}
+
+/// `==` for `T` when it is `Equatable` at run time (checked once, not on the send path).
+func _equalityFunction<T>(_ type: T.Type) -> (@Sendable (T, T) -> Bool)? {
+  guard type is any Equatable.Type else { return nil }
+  return { lhs, rhs in
+    guard let lhs = lhs as? any Equatable else { return false }
+    return _isEqual(lhs, rhs)
+  }
+}
+
+func _isEqual<E: Equatable>(_ lhs: E, _ rhs: Any) -> Bool {
+  (rhs as? E) == lhs
+}
