@@ -26,9 +26,15 @@ extension JSON {
     guard let base = bytes.baseAddress, bytes.count > 0 else {
       throw .endOfInput(at: 0, expecting: "a value")
     }
-    var parser = JSONParser(
-      base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: maxDepth)
-    self = try parser.parseDocument()
+    let result = withUnsafeTemporaryAllocation(
+      byteCount: JSONParser.workspaceByteCount, alignment: 16
+    ) { workspace in
+      var parser = JSONParser(
+        base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: maxDepth,
+        workspace: workspace.baseAddress.unsafelyUnwrapped)
+      return Result { () throws(JSONParseError) in try parser.parseDocument() }
+    }
+    self = try result.get()
   }
 
   /// Parses one JSON value from UTF-8 bytes.

@@ -12,8 +12,15 @@
 /// > Note: Lookup is a linear scan, which beats hashing for the small objects that make up most
 /// > messages. Code that looks up many keys of one large object should build its own index.
 public struct JSONObject: Sendable {
+  /// One member. A nominal type rather than a tuple: arrays of it get statically cached
+  /// metadata and cheaper copying and destruction than tuple arrays do.
+  struct Member {
+    var key: String
+    var value: JSON
+  }
+
   /// The members in order; keys are unique.
-  var storage: [(key: String, value: JSON)]
+  var storage: [Member]
 
   /// An empty object.
   public init() { self.storage = [] }
@@ -29,7 +36,7 @@ public struct JSONObject: Sendable {
   }
 
   /// Wraps members whose keys the caller has already made unique.
-  init(uniqueMembers: [(key: String, value: JSON)]) {
+  init(uniqueMembers: [Member]) {
     self.storage = uniqueMembers
   }
 
@@ -61,7 +68,7 @@ public struct JSONObject: Sendable {
           self.storage.remove(at: index)
         }
       } else if let newValue {
-        self.storage.append((key, newValue))
+        self.storage.append(Member(key: key, value: newValue))
       }
     }
   }
@@ -78,9 +85,20 @@ public struct JSONObject: Sendable {
 }
 
 extension JSONObject: Sequence {
+  /// Iterates the members in insertion order as `(key, value)` pairs.
+  public struct Iterator: IteratorProtocol {
+    var members: IndexingIterator<[Member]>
+
+    /// The next member, or `nil` after the last.
+    public mutating func next() -> (key: String, value: JSON)? {
+      guard let member = self.members.next() else { return nil }
+      return (member.key, member.value)
+    }
+  }
+
   /// Iterates the members in insertion order.
-  public func makeIterator() -> IndexingIterator<[(key: String, value: JSON)]> {
-    self.storage.makeIterator()
+  public func makeIterator() -> Iterator {
+    Iterator(members: self.storage.makeIterator())
   }
 
   /// The number of members.
@@ -131,11 +149,11 @@ extension JSONObject: Hashable {
   public func hash(into hasher: inout Hasher) {
     // Order-independent: combine per-member hashes commutatively.
     var sum = 0
-    for (key, value) in self.storage {
-      var member = Hasher()
-      member.combine(key)
-      member.combine(value)
-      sum = sum &+ member.finalize()
+    for member in self.storage {
+      var memberHasher = Hasher()
+      memberHasher.combine(member.key)
+      memberHasher.combine(member.value)
+      sum = sum &+ memberHasher.finalize()
     }
     hasher.combine(self.count)
     hasher.combine(sum)

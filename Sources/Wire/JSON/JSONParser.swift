@@ -15,11 +15,14 @@ struct JSONParser: ~Copyable {
   private let base: UnsafePointer<UInt8>
   private let end: Int
   private let maxDepth: Int
+  /// ``SmallString/isAvailable``, read once per parse.
+  private let smallStrings = SmallString.isAvailable
   private var position = 0
-  private var values = MoveStack<JSON>()
-  private var members = MoveStack<(key: String, value: JSON)>()
-  private var fingerprints: [UInt64] = []
-  private var frames: [Frame] = []
+  private var values: MoveStack<JSON>
+  private var members: MoveStack<JSONObject.Member>
+  /// One ``fingerprint(_:_:)`` per entry of `members`.
+  private var fingerprints: MoveStack<UInt64>
+  private var frames: MoveStack<Frame>
   private var scratch: [UInt8] = []
 
   /// An open array or object.
@@ -31,11 +34,29 @@ struct JSONParser: ~Copyable {
     var key: String
   }
 
-  /// A parser over `base[0..<count]`; `base` must stay valid while parsing.
-  init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
+  /// How many bytes of temporary memory ``init(base:count:maxDepth:workspace:)`` wants: enough
+  /// for the stacks of a typical message, so that parsing one allocates only its results.
+  static let workspaceByteCount = 2560
+
+  /// A parser over `base[0..<count]`, with stacks starting in `workspace`
+  /// (``workspaceByteCount`` bytes, 16-byte aligned); both must stay valid while parsing.
+  init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, workspace: UnsafeMutableRawPointer) {
     self.base = base
     self.end = count
     self.maxDepth = maxDepth
+    var offset = 0
+    func carve<T>(_: T.Type, _ capacity: Int) -> UnsafeMutableRawPointer {
+      let alignment = MemoryLayout<T>.alignment
+      offset = (offset + alignment - 1) / alignment * alignment
+      defer { offset += MemoryLayout<T>.stride * capacity }
+      return workspace + offset
+    }
+    self.members = MoveStack(
+      initialBuffer: carve(JSONObject.Member.self, 24), initialCapacity: 24)
+    self.values = MoveStack(initialBuffer: carve(JSON.self, 24), initialCapacity: 24)
+    self.frames = MoveStack(initialBuffer: carve(Frame.self, 12), initialCapacity: 12)
+    self.fingerprints = MoveStack(initialBuffer: carve(UInt64.self, 24), initialCapacity: 24)
+    precondition(offset <= Self.workspaceByteCount, "workspace too small")
   }
 
   // MARK: - Bytes
@@ -85,7 +106,7 @@ struct JSONParser: ~Copyable {
           self.position += 1
           value = .object(JSONObject())
         } else {
-          self.frames.append(Frame(isObject: true, start: self.members.count, key: key))
+          self.frames.push(Frame(isObject: true, start: self.members.count, key: key))
           key = try self.parseKeyAndColon()
           continue
         }
@@ -97,7 +118,7 @@ struct JSONParser: ~Copyable {
           self.position += 1
           value = .array([])
         } else {
-          self.frames.append(Frame(isObject: false, start: self.values.count, key: key))
+          self.frames.push(Frame(isObject: false, start: self.values.count, key: key))
           continue
         }
       case Self.quote:
@@ -119,38 +140,39 @@ struct JSONParser: ~Copyable {
 
       // Attach the value to its container, closing containers as long as they end here.
       while true {
-        guard let top = self.frames.last else {
+        guard self.frames.count > 0 else {
           self.skipWhitespace()
           guard self.position == self.end else { throw self.unexpected(expecting: "end of input") }
           return value
         }
-        if top.isObject {
-          self.members.push((key, value))
+        let isObject = self.frames.top.isObject
+        if isObject {
+          self.members.push(JSONObject.Member(key: key, value: value))
         } else {
           self.values.push(value)
         }
         self.skipWhitespace()
         guard self.position < self.end else {
-          throw .endOfInput(at: self.end, expecting: top.isObject ? "',' or '}'" : "',' or ']'")
+          throw .endOfInput(at: self.end, expecting: isObject ? "',' or '}'" : "',' or ']'")
         }
         let byte = self.byte(self.position)
         if byte == UInt8(ascii: ",") {
           self.position += 1
           self.skipWhitespace()
-          if top.isObject { key = try self.parseKeyAndColon() }
+          if isObject { key = try self.parseKeyAndColon() }
           break
         }
-        if top.isObject {
+        let frame = self.frames.pop()
+        if isObject {
           guard byte == UInt8(ascii: "}") else { throw self.unexpected(expecting: "',' or '}'") }
           self.position += 1
-          value = .object(self.closeObject(from: top.start))
+          value = .object(self.closeObject(from: frame.start))
         } else {
           guard byte == UInt8(ascii: "]") else { throw self.unexpected(expecting: "',' or ']'") }
           self.position += 1
-          value = .array(self.values.popArray(from: top.start))
+          value = .array(self.values.popArray(from: frame.start))
         }
-        key = top.key
-        self.frames.removeLast()
+        key = frame.key
       }
     }
   }
@@ -168,7 +190,7 @@ struct JSONParser: ~Copyable {
       throw self.unexpected(expecting: "a string key")
     }
     let (key, fingerprint) = try self.parseString()
-    self.fingerprints.append(fingerprint)
+    self.fingerprints.push(fingerprint)
     self.skipWhitespace()
     guard self.position < self.end, self.byte(self.position) == UInt8(ascii: ":") else {
       throw self.unexpected(expecting: "':'")
@@ -181,16 +203,14 @@ struct JSONParser: ~Copyable {
   /// Moves the members from `start` into an object, resolving duplicate keys.
   private mutating func closeObject(from start: Int) -> JSONObject {
     let memberCount = self.members.count - start
-    let fingerprintStart = self.fingerprints.count - memberCount
-    let mayHaveDuplicates = self.fingerprints.withUnsafeBufferPointer { buffer in
-      Self.hasRepeats(UnsafeBufferPointer(rebasing: buffer[fingerprintStart...]))
-    }
+    let mayHaveDuplicates = Self.hasRepeats(
+      self.fingerprints.elements(from: self.fingerprints.count - memberCount))
     self.fingerprints.removeLast(memberCount)
     let storage = self.members.popArray(from: start)
     guard mayHaveDuplicates else { return JSONObject(uniqueMembers: storage) }
     // Rare: equal fingerprints. Keep the first position and the last value of each key.
     var positions: [String: Int] = [:]
-    var unique: [(key: String, value: JSON)] = []
+    var unique: [JSONObject.Member] = []
     for member in storage {
       if let position = positions[member.key] {
         unique[position].value = member.value
@@ -219,18 +239,24 @@ struct JSONParser: ~Copyable {
   }
 
   /// A cheap digest of a key's UTF-8: equal keys always have equal fingerprints.
-  @inline(__always)
   private static func fingerprint(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
-    var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
-    if count >= 8 {
-      let raw = UnsafeRawPointer(bytes)
-      hash ^= UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
-      hash = (hash << 29 | hash >> 35) &* 0xFF51_AFD7_ED55_8CCD
-      hash ^= UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
-    } else {
-      for offset in 0..<count { hash = (hash << 8 | hash >> 56) ^ UInt64(bytes[offset]) }
+    if count <= 15 {
+      let words = SmallString.words(bytes, count)
+      return Self.fingerprint(words.low, words.high, count)
     }
-    return hash
+    let raw = UnsafeRawPointer(bytes)
+    return Self.fingerprint(
+      UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)),
+      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)), count)
+  }
+
+  /// Mixes the two words that stand for a key: all of it up to 15 bytes (zero-filled), else
+  /// its first and last 8 bytes.
+  @inline(__always)
+  private static func fingerprint(_ first: UInt64, _ second: UInt64, _ count: Int) -> UInt64 {
+    var hash = (first &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(truncatingIfNeeded: count)
+    hash = (hash << 29 | hash >> 35) ^ second
+    return hash &* 0xFF51_AFD7_ED55_8CCD
   }
 
   // MARK: - Literals
@@ -278,7 +304,31 @@ struct JSONParser: ~Copyable {
       if byte == Self.quote {
         let count = self.position - start
         let bytes = self.base + start
-        if sawNonASCII { try self.validateUTF8(from: start, to: self.position) }
+        if sawNonASCII {
+          try self.validateUTF8(from: start, to: self.position)
+        } else if count <= 15 && self.smallStrings {
+          var low: UInt64
+          var high: UInt64
+          if start &+ 16 <= self.end {
+            // Load both words straight from the input and clear the bytes past the string.
+            let raw = UnsafeRawPointer(bytes)
+            low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            if count < 8 {
+              low &= (1 &<< UInt64(count &* 8)) &- 1
+              high = 0
+            } else {
+              high &= (1 &<< UInt64((count &- 8) &* 8)) &- 1
+            }
+          } else {
+            (low, high) = SmallString.words(bytes, count)
+          }
+          self.position += 1
+          return (
+            SmallString.make(low: low, high: high, count: count),
+            Self.fingerprint(low, high, count)
+          )
+        }
         self.position += 1
         let string = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
         return (string, Self.fingerprint(bytes, count))

@@ -8,14 +8,47 @@ struct MoveStack<Element>: ~Copyable {
   /// The number of elements on the stack.
   private(set) var count = 0
   private var capacity = 0
+  /// Whether `base` came from `allocate` (and not from the caller's temporary memory).
+  private var ownsBase = false
 
+  /// An empty stack that allocates on first push.
   init() {}
+
+  /// An empty stack that starts in `initialCapacity` elements of caller-owned memory, which
+  /// must outlive the stack; it moves to the heap if it outgrows them.
+  init(initialBuffer: UnsafeMutableRawPointer, initialCapacity: Int) {
+    self.base = initialBuffer.bindMemory(to: Element.self, capacity: initialCapacity)
+    self.capacity = initialCapacity
+  }
 
   deinit {
     if let base = self.base {
       base.deinitialize(count: self.count)
-      base.deallocate()
+      if self.ownsBase { base.deallocate() }
     }
+  }
+
+  /// The top element, which must exist.
+  var top: Element {
+    @inline(__always) _read { yield self.base.unsafelyUnwrapped[self.count - 1] }
+  }
+
+  /// Removes and returns the top element, which must exist.
+  @inline(__always)
+  mutating func pop() -> Element {
+    self.count -= 1
+    return (self.base.unsafelyUnwrapped + self.count).move()
+  }
+
+  /// Discards the top `k` elements.
+  mutating func removeLast(_ k: Int) {
+    self.count -= k
+    (self.base.unsafelyUnwrapped + self.count).deinitialize(count: k)
+  }
+
+  /// The elements from `start` to the top, bottom first; valid until the next mutation.
+  func elements(from start: Int) -> UnsafeBufferPointer<Element> {
+    UnsafeBufferPointer(start: self.base.map { $0 + start }, count: self.count - start)
   }
 
   /// Pushes `element` on top.
@@ -31,8 +64,9 @@ struct MoveStack<Element>: ~Copyable {
     let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
     if let base = self.base {
       newBase.moveInitialize(from: base, count: self.count)
-      base.deallocate()
+      if self.ownsBase { base.deallocate() }
     }
+    self.ownsBase = true
     self.base = newBase
     self.capacity = newCapacity
   }
