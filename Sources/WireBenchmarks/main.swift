@@ -1,1 +1,12 @@
-print("no benchmarks yet")
+// Wire benchmarks, release mode: `swift run -c release WireBenchmarks [section...]`.
+// Each section prints medians of 5 runs. Sections are selected by name (all by default), so
+// other parts of Wire can add their own `run…Benchmarks()` here.
+
+let sections: [(name: String, run: () -> Void)] = [
+  ("json", runJSONBenchmarks),
+]
+
+let requested = Set(CommandLine.arguments.dropFirst())
+for section in sections where requested.isEmpty || requested.contains(section.name) {
+  section.run()
+}

@@ -22,6 +22,7 @@ public enum JSON: Sendable {
 }
 
 extension JSON: Equatable {
+  /// Whether two values are equal; numbers compare by numeric value, so `.int(1) == .double(1)`.
   public static func == (lhs: JSON, rhs: JSON) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): return true
@@ -38,6 +39,7 @@ extension JSON: Equatable {
 }
 
 extension JSON: Hashable {
+  /// Hashes the value consistently with `==`: an integer hashes as the equal `Double`.
   public func hash(into hasher: inout Hasher) {
     switch self {
     case .null: hasher.combine(0)
@@ -48,85 +50,5 @@ extension JSON: Hashable {
     case .array(let a): hasher.combine(a)
     case .object(let o): hasher.combine(o)
     }
-  }
-}
-
-/// The members of a JSON object, in insertion order, with lookup by key.
-///
-/// Equality and hashing ignore member order, as JSON's data model does.
-public struct JSONObject: Sendable {
-  @usableFromInline var storage: [(key: String, value: JSON)]
-
-  /// An empty object.
-  public init() { self.storage = [] }
-
-  /// An object with these members, in this order; a repeated key keeps its last value.
-  public init<S: Sequence>(_ members: S) where S.Element == (String, JSON) {
-    self.storage = []
-    for (key, value) in members { self[key] = value }
-  }
-
-  /// The number of members.
-  public var count: Int { storage.count }
-  /// Whether the object has no members.
-  public var isEmpty: Bool { storage.isEmpty }
-  /// The keys, in insertion order.
-  public var keys: [String] { storage.map(\.key) }
-
-  /// The value for `key`; setting `nil` removes the member, setting a new key appends it.
-  public subscript(key: String) -> JSON? {
-    get {
-      for member in storage where member.key == key { return member.value }
-      return nil
-    }
-    set {
-      if let index = storage.firstIndex(where: { $0.key == key }) {
-        if let newValue { storage[index].value = newValue } else { storage.remove(at: index) }
-      } else if let newValue {
-        storage.append((key, newValue))
-      }
-    }
-  }
-
-  /// Removes the member named `key`, returning its value if it was present.
-  @discardableResult
-  public mutating func removeValue(forKey key: String) -> JSON? {
-    guard let index = storage.firstIndex(where: { $0.key == key }) else { return nil }
-    return storage.remove(at: index).value
-  }
-}
-
-extension JSONObject: Sequence {
-  public func makeIterator() -> IndexingIterator<[(key: String, value: JSON)]> {
-    storage.makeIterator()
-  }
-}
-
-extension JSONObject: ExpressibleByDictionaryLiteral {
-  public init(dictionaryLiteral elements: (String, JSON)...) { self.init(elements) }
-}
-
-extension JSONObject: Equatable {
-  public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-    guard lhs.count == rhs.count else { return false }
-    for (key, value) in lhs.storage {
-      guard let other = rhs[key], other == value else { return false }
-    }
-    return true
-  }
-}
-
-extension JSONObject: Hashable {
-  public func hash(into hasher: inout Hasher) {
-    // Order-independent: combine per-member hashes commutatively.
-    var sum = 0
-    for (key, value) in storage {
-      var h = Hasher()
-      h.combine(key)
-      h.combine(value)
-      sum = sum &+ h.finalize()
-    }
-    hasher.combine(count)
-    hasher.combine(sum)
   }
 }

@@ -1,0 +1,89 @@
+extension JSON {
+  /// The nesting depth that parsing allows unless told otherwise.
+  public static let defaultMaxDepth = 512
+
+  /// Parses one JSON value (RFC 8259) from UTF-8 bytes.
+  ///
+  /// ```swift
+  /// let value = try bytes.withUnsafeBytes { try JSON(parsing: $0) }
+  /// ```
+  ///
+  /// The parser is strict: it accepts exactly the RFC 8259 grammar (any value at top level,
+  /// surrounded by optional whitespace), requires well-formed UTF-8 inside strings, rejects
+  /// lone surrogate escapes such as `"\uD800"` (a `String` cannot hold them), rejects numbers
+  /// too large for `Double` (`1e400`), and lets a repeated object key keep its first position
+  /// and its last value. Integers without fraction or exponent that fit `Int64` become
+  /// ``int(_:)`` (so `-0` is `.int(0)`); every other number becomes ``double(_:)``.
+  ///
+  /// - Parameters:
+  ///   - bytes: The complete JSON text.
+  ///   - maxDepth: How many arrays and objects may be open at once; deeper input is an error,
+  ///     never a stack overflow.
+  /// - Throws: ``JSONParseError`` with the byte offset of the problem.
+  public init(parsing bytes: UnsafeRawBufferPointer, maxDepth: Int = JSON.defaultMaxDepth)
+    throws(JSONParseError)
+  {
+    guard let base = bytes.baseAddress, bytes.count > 0 else {
+      throw .endOfInput(at: 0, expecting: "a value")
+    }
+    let result = withUnsafeTemporaryAllocation(
+      byteCount: JSONParser.workspaceByteCount, alignment: 16
+    ) { workspace in
+      var parser = JSONParser(
+        base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: maxDepth,
+        workspace: workspace.baseAddress.unsafelyUnwrapped)
+      return Result { () throws(JSONParseError) in try parser.parseDocument() }
+    }
+    self = try result.get()
+  }
+
+  /// Parses one JSON value from UTF-8 bytes.
+  ///
+  /// - Parameters:
+  ///   - bytes: The complete JSON text.
+  ///   - maxDepth: How many arrays and objects may be open at once.
+  /// - Throws: ``JSONParseError`` with the byte offset of the problem.
+  public init(parsing bytes: [UInt8], maxDepth: Int = JSON.defaultMaxDepth) throws(JSONParseError) {
+    let result = bytes.withUnsafeBytes { buffer in
+      Result { () throws(JSONParseError) in try JSON(parsing: buffer, maxDepth: maxDepth) }
+    }
+    self = try result.get()
+  }
+
+  /// Parses one JSON value from a slice of UTF-8 bytes, such as a frame's payload.
+  ///
+  /// Offsets in errors count from the start of the slice.
+  ///
+  /// - Parameters:
+  ///   - bytes: The complete JSON text.
+  ///   - maxDepth: How many arrays and objects may be open at once.
+  /// - Throws: ``JSONParseError`` with the byte offset of the problem.
+  public init(parsing bytes: ArraySlice<UInt8>, maxDepth: Int = JSON.defaultMaxDepth)
+    throws(JSONParseError)
+  {
+    let result = bytes.withUnsafeBytes { buffer in
+      Result { () throws(JSONParseError) in try JSON(parsing: buffer, maxDepth: maxDepth) }
+    }
+    self = try result.get()
+  }
+
+  /// Parses one JSON value from text.
+  ///
+  /// ```swift
+  /// let action = try JSON(parsing: #"{"incrementButtonTapped":{}}"#)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - text: The complete JSON text.
+  ///   - maxDepth: How many arrays and objects may be open at once.
+  /// - Throws: ``JSONParseError`` with the UTF-8 byte offset of the problem.
+  public init(parsing text: String, maxDepth: Int = JSON.defaultMaxDepth) throws(JSONParseError) {
+    var text = text
+    let result = text.withUTF8 { buffer in
+      Result { () throws(JSONParseError) in
+        try JSON(parsing: UnsafeRawBufferPointer(buffer), maxDepth: maxDepth)
+      }
+    }
+    self = try result.get()
+  }
+}

@@ -1,0 +1,642 @@
+/// A strict RFC 8259 parser over a byte buffer.
+///
+/// The parser is iterative: open containers live on explicit stacks, so nesting costs heap, not
+/// call stack, and is bounded by `maxDepth`. Elements are moved (not copied) from the stacks into
+/// the finished arrays and objects.
+///
+/// Decisions where RFC 8259 leaves room:
+/// - Strings must be valid UTF-8; `\u` escapes must form valid scalars, so a lone surrogate
+///   escape (`"\uD800"`) is rejected — a Swift `String` cannot hold one, and silently replacing
+///   it would change the data.
+/// - Duplicate object keys are accepted; the member keeps its first position and its last value.
+/// - Numbers whose magnitude overflows `Double` (`1e400`) are rejected; underflow gives `0`.
+/// - `-0` is the integer `0`; a byte-order mark is not JSON text and is rejected.
+struct JSONParser: ~Copyable {
+  private let base: UnsafePointer<UInt8>
+  private let end: Int
+  private let maxDepth: Int
+  /// ``SmallString/isAvailable``, read once per parse.
+  private let smallStrings = SmallString.isAvailable
+  private var position = 0
+  private var values: MoveStack<JSON>
+  private var members: MoveStack<JSONObject.Member>
+  /// One ``fingerprint(_:_:)`` per entry of `members`.
+  private var fingerprints: MoveStack<UInt64>
+  private var frames: MoveStack<Frame>
+  private var scratch: [UInt8] = []
+
+  /// An open array or object.
+  private struct Frame {
+    var isObject: Bool
+    /// Where the container's elements start on `values` or `members`.
+    var start: Int
+    /// The key under which the container goes into its parent object.
+    var key: String
+  }
+
+  /// How many bytes of temporary memory ``init(base:count:maxDepth:workspace:)`` wants: enough
+  /// for the stacks of a typical message, so that parsing one allocates only its results.
+  static let workspaceByteCount = 2560
+
+  /// A parser over `base[0..<count]`, with stacks starting in `workspace`
+  /// (``workspaceByteCount`` bytes, 16-byte aligned); both must stay valid while parsing.
+  init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, workspace: UnsafeMutableRawPointer) {
+    self.base = base
+    self.end = count
+    self.maxDepth = maxDepth
+    var offset = 0
+    func carve<T>(_: T.Type, _ capacity: Int) -> UnsafeMutableRawPointer {
+      let alignment = MemoryLayout<T>.alignment
+      offset = (offset + alignment - 1) / alignment * alignment
+      defer { offset += MemoryLayout<T>.stride * capacity }
+      return workspace + offset
+    }
+    self.members = MoveStack(
+      initialBuffer: carve(JSONObject.Member.self, 24), initialCapacity: 24)
+    self.values = MoveStack(initialBuffer: carve(JSON.self, 24), initialCapacity: 24)
+    self.frames = MoveStack(initialBuffer: carve(Frame.self, 12), initialCapacity: 12)
+    self.fingerprints = MoveStack(initialBuffer: carve(UInt64.self, 24), initialCapacity: 24)
+    precondition(offset <= Self.workspaceByteCount, "workspace too small")
+  }
+
+  // MARK: - Bytes
+
+  private static let quote = UInt8(ascii: "\"")
+  private static let backslash = UInt8(ascii: "\\")
+
+  @inline(__always)
+  private func byte(_ offset: Int) -> UInt8 { self.base[offset] }
+
+  @inline(__always)
+  private mutating func skipWhitespace() {
+    while self.position < self.end {
+      let byte = self.byte(self.position)
+      // Fast exit for the common case: anything above space is not whitespace.
+      if byte > 0x20 { return }
+      guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+      self.position += 1
+    }
+  }
+
+  private func unexpected(expecting: String) -> JSONParseError {
+    if self.position >= self.end {
+      return .endOfInput(at: self.end, expecting: expecting)
+    }
+    return .unexpected(self.byte(self.position), at: self.position, expecting: expecting)
+  }
+
+  // MARK: - Document
+
+  /// Parses exactly one JSON value surrounded by optional whitespace.
+  mutating func parseDocument() throws(JSONParseError) -> JSON {
+    self.skipWhitespace()
+    var key = ""
+    while true {
+      // Parse one value, or open a container and loop for its first element.
+      guard self.position < self.end else {
+        throw .endOfInput(at: self.end, expecting: "a value")
+      }
+      var value: JSON
+      switch self.byte(self.position) {
+      case UInt8(ascii: "{"):
+        try self.checkDepth()
+        self.position += 1
+        self.skipWhitespace()
+        if self.position < self.end && self.byte(self.position) == UInt8(ascii: "}") {
+          self.position += 1
+          value = .object(JSONObject())
+        } else {
+          self.frames.push(Frame(isObject: true, start: self.members.count, key: key))
+          key = try self.parseKeyAndColon()
+          continue
+        }
+      case UInt8(ascii: "["):
+        try self.checkDepth()
+        self.position += 1
+        self.skipWhitespace()
+        if self.position < self.end && self.byte(self.position) == UInt8(ascii: "]") {
+          self.position += 1
+          value = .array([])
+        } else {
+          self.frames.push(Frame(isObject: false, start: self.values.count, key: key))
+          continue
+        }
+      case Self.quote:
+        value = .string(try self.parseString().string)
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        value = try self.parseNumber()
+      case UInt8(ascii: "t"):
+        try self.parseLiteral("true")
+        value = .bool(true)
+      case UInt8(ascii: "f"):
+        try self.parseLiteral("false")
+        value = .bool(false)
+      case UInt8(ascii: "n"):
+        try self.parseLiteral("null")
+        value = .null
+      default:
+        throw self.unexpected(expecting: "a value")
+      }
+
+      // Attach the value to its container, closing containers as long as they end here.
+      while true {
+        guard self.frames.count > 0 else {
+          self.skipWhitespace()
+          guard self.position == self.end else { throw self.unexpected(expecting: "end of input") }
+          return value
+        }
+        let isObject = self.frames.top.isObject
+        if isObject {
+          self.members.push(JSONObject.Member(key: key, value: value))
+        } else {
+          self.values.push(value)
+        }
+        self.skipWhitespace()
+        guard self.position < self.end else {
+          throw .endOfInput(at: self.end, expecting: isObject ? "',' or '}'" : "',' or ']'")
+        }
+        let byte = self.byte(self.position)
+        if byte == UInt8(ascii: ",") {
+          self.position += 1
+          self.skipWhitespace()
+          if isObject { key = try self.parseKeyAndColon() }
+          break
+        }
+        let frame = self.frames.pop()
+        if isObject {
+          guard byte == UInt8(ascii: "}") else { throw self.unexpected(expecting: "',' or '}'") }
+          self.position += 1
+          value = .object(self.closeObject(from: frame.start))
+        } else {
+          guard byte == UInt8(ascii: "]") else { throw self.unexpected(expecting: "',' or ']'") }
+          self.position += 1
+          value = .array(self.values.popArray(from: frame.start))
+        }
+        key = frame.key
+      }
+    }
+  }
+
+  private func checkDepth() throws(JSONParseError) {
+    if self.frames.count >= self.maxDepth {
+      throw JSONParseError(
+        offset: self.position, reason: "nesting deeper than the maximum depth of \(self.maxDepth)")
+    }
+  }
+
+  /// Parses `"key"`, whitespace, `:` and whitespace; the position must be at the opening quote.
+  private mutating func parseKeyAndColon() throws(JSONParseError) -> String {
+    guard self.position < self.end, self.byte(self.position) == Self.quote else {
+      throw self.unexpected(expecting: "a string key")
+    }
+    let (key, fingerprint) = try self.parseString()
+    self.fingerprints.push(fingerprint)
+    self.skipWhitespace()
+    guard self.position < self.end, self.byte(self.position) == UInt8(ascii: ":") else {
+      throw self.unexpected(expecting: "':'")
+    }
+    self.position += 1
+    self.skipWhitespace()
+    return key
+  }
+
+  /// Moves the members from `start` into an object, resolving duplicate keys.
+  private mutating func closeObject(from start: Int) -> JSONObject {
+    let memberCount = self.members.count - start
+    let mayHaveDuplicates = Self.hasRepeats(
+      self.fingerprints.elements(from: self.fingerprints.count - memberCount))
+    self.fingerprints.removeLast(memberCount)
+    let storage = self.members.popArray(from: start)
+    guard mayHaveDuplicates else { return JSONObject(uniqueMembers: storage) }
+    // Rare: equal fingerprints. Keep the first position and the last value of each key.
+    var positions: [String: Int] = [:]
+    var unique: [JSONObject.Member] = []
+    for member in storage {
+      if let position = positions[member.key] {
+        unique[position].value = member.value
+      } else {
+        positions[member.key] = unique.count
+        unique.append(member)
+      }
+    }
+    return JSONObject(uniqueMembers: unique)
+  }
+
+  /// Whether any fingerprint occurs twice.
+  private static func hasRepeats(_ fingerprints: UnsafeBufferPointer<UInt64>) -> Bool {
+    let count = fingerprints.count
+    if count < 2 { return false }
+    if count <= 32 {
+      for i in 1..<count {
+        let fingerprint = fingerprints[i]
+        for j in 0..<i where fingerprints[j] == fingerprint { return true }
+      }
+      return false
+    }
+    var seen = Set<UInt64>(minimumCapacity: count)
+    for fingerprint in fingerprints where !seen.insert(fingerprint).inserted { return true }
+    return false
+  }
+
+  /// A cheap digest of a key's UTF-8: equal keys always have equal fingerprints.
+  private static func fingerprint(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
+    if count <= 15 {
+      let words = SmallString.words(bytes, count)
+      return Self.fingerprint(words.low, words.high, count)
+    }
+    let raw = UnsafeRawPointer(bytes)
+    return Self.fingerprint(
+      UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)),
+      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)), count)
+  }
+
+  /// Mixes the two words that stand for a key: all of it up to 15 bytes (zero-filled), else
+  /// its first and last 8 bytes.
+  @inline(__always)
+  private static func fingerprint(_ first: UInt64, _ second: UInt64, _ count: Int) -> UInt64 {
+    var hash = (first &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(truncatingIfNeeded: count)
+    hash = (hash << 29 | hash >> 35) ^ second
+    return hash &* 0xFF51_AFD7_ED55_8CCD
+  }
+
+  // MARK: - Literals
+
+  private mutating func parseLiteral(_ literal: StaticString) throws(JSONParseError) {
+    let length = literal.utf8CodeUnitCount
+    let expected = literal.utf8Start
+    for offset in 0..<length {
+      let at = self.position + offset
+      guard at < self.end else { throw .endOfInput(at: self.end, expecting: "'\(literal)'") }
+      guard self.byte(at) == expected[offset] else {
+        throw .unexpected(self.byte(at), at: at, expecting: "'\(literal)'")
+      }
+    }
+    self.position += length
+  }
+
+  // MARK: - Strings
+
+  /// Parses a string starting at its opening quote; returns it with its key fingerprint.
+  private mutating func parseString() throws(JSONParseError) -> (string: String, fingerprint: UInt64) {
+    self.position += 1
+    let start = self.position
+    var sawNonASCII = false
+    // Scan 8 bytes at a time for a quote, a backslash, a control character or a non-ASCII byte.
+    while self.position &+ 8 <= self.end {
+      let word = UInt64(
+        littleEndian: UnsafeRawPointer(self.base + self.position).loadUnaligned(as: UInt64.self))
+      let flags = Self.specialBytes(word)
+      if flags == 0 {
+        self.position &+= 8
+        continue
+      }
+      self.position &+= flags.trailingZeroBitCount >> 3
+      let byte = self.byte(self.position)
+      if byte >= 0x80 {
+        sawNonASCII = true
+        self.position &+= 1
+        continue
+      }
+      break
+    }
+    while self.position < self.end {
+      let byte = self.byte(self.position)
+      if byte == Self.quote {
+        let count = self.position - start
+        let bytes = self.base + start
+        if sawNonASCII {
+          try self.validateUTF8(from: start, to: self.position)
+        } else if count <= 15 && self.smallStrings {
+          var low: UInt64
+          var high: UInt64
+          if start &+ 16 <= self.end {
+            // Load both words straight from the input and clear the bytes past the string.
+            let raw = UnsafeRawPointer(bytes)
+            low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            if count < 8 {
+              low &= (1 &<< UInt64(count &* 8)) &- 1
+              high = 0
+            } else {
+              high &= (1 &<< UInt64((count &- 8) &* 8)) &- 1
+            }
+          } else {
+            (low, high) = SmallString.words(bytes, count)
+          }
+          self.position += 1
+          return (
+            SmallString.make(low: low, high: high, count: count),
+            Self.fingerprint(low, high, count)
+          )
+        }
+        self.position += 1
+        let string = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        return (string, Self.fingerprint(bytes, count))
+      }
+      if byte == Self.backslash { return try self.parseEscapedString(from: start, sawNonASCII) }
+      if byte < 0x20 { throw self.controlCharacter(byte) }
+      if byte >= 0x80 { sawNonASCII = true }
+      self.position += 1
+    }
+    throw .endOfInput(at: self.end, expecting: "'\"' to end the string")
+  }
+
+  /// High bit set in each byte of `word` that is `"`, `\`, below 0x20 or above 0x7F. Only the
+  /// lowest flagged byte is exact, which is the one the caller uses.
+  @inline(__always)
+  private static func specialBytes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let quotes = word ^ (ones &* 0x22)
+    let backslashes = word ^ (ones &* 0x5C)
+    let hasQuote = (quotes &- ones) & ~quotes
+    let hasBackslash = (backslashes &- ones) & ~backslashes
+    let hasControl = (word &- ones &* 0x20) & ~word
+    return (hasQuote | hasBackslash | hasControl | word) & highs
+  }
+
+  private func controlCharacter(_ byte: UInt8) -> JSONParseError {
+    JSONParseError(
+      offset: self.position,
+      reason: "unescaped control character U+00\(JSONParseError.hex(byte)) in string")
+  }
+
+  /// Continues a string at its first backslash, decoding into `scratch`.
+  private mutating func parseEscapedString(
+    from start: Int, _ sawNonASCII: Bool
+  ) throws(JSONParseError) -> (string: String, fingerprint: UInt64) {
+    var sawNonASCII = sawNonASCII
+    self.scratch.removeAll(keepingCapacity: true)
+    self.scratch.append(
+      contentsOf: UnsafeBufferPointer(start: self.base + start, count: self.position - start))
+    while true {
+      // Copy the run of plain bytes up to the next quote or backslash.
+      let runStart = self.position
+      while self.position < self.end {
+        let byte = self.byte(self.position)
+        if byte == Self.quote || byte == Self.backslash { break }
+        if byte < 0x20 { throw self.controlCharacter(byte) }
+        if byte >= 0x80 { sawNonASCII = true }
+        self.position += 1
+      }
+      self.scratch.append(
+        contentsOf: UnsafeBufferPointer(start: self.base + runStart, count: self.position - runStart))
+      guard self.position < self.end else {
+        throw .endOfInput(at: self.end, expecting: "'\"' to end the string")
+      }
+      if self.byte(self.position) == Self.quote {
+        if sawNonASCII { try self.validateUTF8(from: start, to: self.position) }
+        self.position += 1
+        return self.scratch.withUnsafeBufferPointer { buffer in
+          let string = String(decoding: buffer, as: UTF8.self)
+          return (string, Self.fingerprint(buffer.baseAddress.unsafelyUnwrapped, buffer.count))
+        }
+      }
+      try self.parseEscape()
+    }
+  }
+
+  /// Decodes one escape sequence at the backslash into `scratch`.
+  private mutating func parseEscape() throws(JSONParseError) {
+    let escapeStart = self.position
+    self.position += 1
+    guard self.position < self.end else {
+      throw .endOfInput(at: self.end, expecting: "an escape character")
+    }
+    let decoded: UInt8
+    switch self.byte(self.position) {
+    case UInt8(ascii: "\""): decoded = 0x22
+    case UInt8(ascii: "\\"): decoded = 0x5C
+    case UInt8(ascii: "/"): decoded = 0x2F
+    case UInt8(ascii: "b"): decoded = 0x08
+    case UInt8(ascii: "f"): decoded = 0x0C
+    case UInt8(ascii: "n"): decoded = 0x0A
+    case UInt8(ascii: "r"): decoded = 0x0D
+    case UInt8(ascii: "t"): decoded = 0x09
+    case UInt8(ascii: "u"):
+      try self.parseUnicodeEscape(escapeStart: escapeStart)
+      return
+    default:
+      throw JSONParseError.unexpected(
+        self.byte(self.position), at: self.position, expecting: "an escape character")
+    }
+    self.position += 1
+    self.scratch.append(decoded)
+  }
+
+  /// Decodes `\uXXXX` (and a following low surrogate escape) at the `u`.
+  private mutating func parseUnicodeEscape(escapeStart: Int) throws(JSONParseError) {
+    self.position += 1
+    let first = try self.parseHex4()
+    var scalarValue = UInt32(first)
+    if (0xD800...0xDBFF).contains(first) {
+      guard self.position + 1 < self.end, self.byte(self.position) == Self.backslash,
+        self.byte(self.position + 1) == UInt8(ascii: "u")
+      else { throw self.loneSurrogate(first, at: escapeStart) }
+      self.position += 2
+      let second = try self.parseHex4()
+      guard (0xDC00...0xDFFF).contains(second) else {
+        throw self.loneSurrogate(first, at: escapeStart)
+      }
+      scalarValue = 0x10000 + ((UInt32(first) - 0xD800) << 10) + (UInt32(second) - 0xDC00)
+    } else if (0xDC00...0xDFFF).contains(first) {
+      throw self.loneSurrogate(first, at: escapeStart)
+    }
+    // Every non-surrogate value up to 0x10FFFF is a scalar, so this cannot fail.
+    guard let scalar = Unicode.Scalar(scalarValue) else {
+      throw self.loneSurrogate(first, at: escapeStart)
+    }
+    self.scratch.append(contentsOf: UTF8.encode(scalar).unsafelyUnwrapped)
+  }
+
+  private func loneSurrogate(_ unit: UInt16, at offset: Int) -> JSONParseError {
+    let hex = JSONParseError.hex(UInt8(unit >> 8)) + JSONParseError.hex(UInt8(unit & 0xFF))
+    return JSONParseError(offset: offset, reason: "lone surrogate escape \\u\(hex) in string")
+  }
+
+  private mutating func parseHex4() throws(JSONParseError) -> UInt16 {
+    var result: UInt16 = 0
+    for _ in 0..<4 {
+      guard self.position < self.end else {
+        throw .endOfInput(at: self.end, expecting: "a hex digit")
+      }
+      let byte = self.byte(self.position)
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: throw .unexpected(byte, at: self.position, expecting: "a hex digit")
+      }
+      result = result << 4 | UInt16(digit)
+      self.position += 1
+    }
+    return result
+  }
+
+  /// Throws at the first byte of `base[from..<to]` that is not part of well-formed UTF-8
+  /// (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+  private func validateUTF8(from start: Int, to stop: Int) throws(JSONParseError) {
+    var offset = start
+    while offset < stop {
+      let lead = self.byte(offset)
+      if lead < 0x80 {
+        offset += 1
+        continue
+      }
+      let length: Int
+      var low: UInt8 = 0x80
+      var high: UInt8 = 0xBF
+      switch lead {
+      case 0xC2...0xDF: length = 2
+      case 0xE0: length = 3; low = 0xA0
+      case 0xE1...0xEC, 0xEE...0xEF: length = 3
+      case 0xED: length = 3; high = 0x9F
+      case 0xF0: length = 4; low = 0x90
+      case 0xF1...0xF3: length = 4
+      case 0xF4: length = 4; high = 0x8F
+      default: throw self.invalidUTF8(at: offset)
+      }
+      for continuation in 1..<length {
+        let at = offset + continuation
+        // Report a broken sequence at its first byte, the one a reader would look for.
+        guard at < stop else { throw self.invalidUTF8(at: offset) }
+        let byte = self.byte(at)
+        let (min, max): (UInt8, UInt8) = continuation == 1 ? (low, high) : (0x80, 0xBF)
+        guard byte >= min && byte <= max else { throw self.invalidUTF8(at: offset) }
+      }
+      offset += length
+    }
+  }
+
+  private func invalidUTF8(at offset: Int) -> JSONParseError {
+    JSONParseError(
+      offset: offset, reason: "invalid UTF-8 byte 0x\(JSONParseError.hex(self.byte(offset))) in string")
+  }
+
+  // MARK: - Numbers
+
+  private static let exactPowersOfTen: [Double] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+  ]
+
+  /// Parses `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+  private mutating func parseNumber() throws(JSONParseError) -> JSON {
+    let start = self.position
+    let negative = self.byte(self.position) == UInt8(ascii: "-")
+    if negative { self.position += 1 }
+
+    // Significand digits accumulate while they fit; `dropped` counts integer digits beyond that.
+    var significand: UInt64 = 0
+    var digitCount = 0
+    var exact = true
+    var decimalExponent = 0
+
+    guard self.position < self.end else { throw .endOfInput(at: self.end, expecting: "a digit") }
+    let first = self.byte(self.position)
+    if first == UInt8(ascii: "0") {
+      self.position += 1
+    } else if first >= UInt8(ascii: "1") && first <= UInt8(ascii: "9") {
+      while self.position < self.end {
+        let digit = self.byte(self.position) &- UInt8(ascii: "0")
+        if digit > 9 { break }
+        if digitCount < 19 {
+          significand = significand &* 10 &+ UInt64(digit)
+          digitCount += 1
+        } else {
+          exact = false
+          decimalExponent += 1
+        }
+        self.position += 1
+      }
+    } else {
+      throw .unexpected(first, at: self.position, expecting: "a digit")
+    }
+
+    var isInteger = true
+    if self.position < self.end && self.byte(self.position) == UInt8(ascii: ".") {
+      isInteger = false
+      self.position += 1
+      let fractionStart = self.position
+      while self.position < self.end {
+        let digit = self.byte(self.position) &- UInt8(ascii: "0")
+        if digit > 9 { break }
+        if digitCount < 19 {
+          if significand != 0 || digit != 0 { digitCount += 1 }
+          significand = significand &* 10 &+ UInt64(digit)
+          decimalExponent -= 1
+        } else if digit != 0 {
+          exact = false
+        }
+        self.position += 1
+      }
+      guard self.position > fractionStart else {
+        throw self.unexpected(expecting: "a digit after '.'")
+      }
+    }
+
+    if self.position < self.end
+      && (self.byte(self.position) | 0x20) == UInt8(ascii: "e")
+    {
+      isInteger = false
+      self.position += 1
+      var exponentNegative = false
+      if self.position < self.end {
+        let sign = self.byte(self.position)
+        if sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+          exponentNegative = sign == UInt8(ascii: "-")
+          self.position += 1
+        }
+      }
+      let exponentStart = self.position
+      var exponent = 0
+      while self.position < self.end {
+        let digit = self.byte(self.position) &- UInt8(ascii: "0")
+        if digit > 9 { break }
+        // Beyond this the value is 0 or infinite anyway; stop growing to avoid overflow.
+        if exponent < 100_000_000 { exponent = exponent * 10 + Int(digit) }
+        self.position += 1
+      }
+      guard self.position > exponentStart else {
+        throw self.unexpected(expecting: "a digit in the exponent")
+      }
+      decimalExponent += exponentNegative ? -exponent : exponent
+    }
+
+    if isInteger && exact {
+      if !negative {
+        if significand <= UInt64(Int64.max) { return .int(Int64(significand)) }
+      } else if significand <= UInt64(Int64.max) {
+        return .int(-Int64(significand))
+      } else if significand == UInt64(Int64.max) + 1 {
+        return .int(Int64.min)
+      }
+    }
+
+    // Clinger's fast path: both operands are exact doubles, so one IEEE operation rounds
+    // correctly.
+    if exact && significand <= (1 << 53) && decimalExponent >= -22 && decimalExponent <= 22 {
+      var double = Double(significand)
+      if decimalExponent < 0 {
+        double /= Self.exactPowersOfTen[-decimalExponent]
+      } else {
+        double *= Self.exactPowersOfTen[decimalExponent]
+      }
+      return .double(negative ? -double : double)
+    }
+    return try self.parseDoubleSlowly(from: start)
+  }
+
+  /// Converts already-validated number text with the standard library's correctly rounded
+  /// conversion.
+  private func parseDoubleSlowly(from start: Int) throws(JSONParseError) -> JSON {
+    let text = String(
+      decoding: UnsafeBufferPointer(start: self.base + start, count: self.position - start),
+      as: UTF8.self)
+    guard let double = Double(text), double.isFinite else {
+      throw JSONParseError(offset: start, reason: "number out of range")
+    }
+    return .double(double)
+  }
+}
