@@ -40,27 +40,41 @@ extension JSON {
   ) throws(JSONPatchError) -> R {
     guard depth < path.count else { return try body(&self) }
     let token = path[depth]
-    switch self {
-    case .object(var object):
+    if var object = self.takeObject() {
+      defer { self = .object(object) }
       guard var member = object[token] else {
         throw JSONPatchError(.noValue(JSONPointer(tokens: Array(path[...depth]))))
       }
-      // Drop both outer references so that `member` is the only owner of its storage.
-      self = .null
+      // Leave the object no reference to `member`, so that `member` owns its storage alone.
       object[token] = .null
-      defer {
-        object[token] = member
-        self = .object(object)
-      }
+      defer { object[token] = member }
       return try member.withValue(at: path, depth: depth + 1, body)
-    case .array(var array):
-      let index = try Self.existingIndex(token, count: array.count, path: path, depth: depth)
-      self = .null
-      defer { self = .array(array) }
-      return try array[index].withValue(at: path, depth: depth + 1, body)
-    default:
-      throw JSONPatchError(.notAContainer(JSONPointer(tokens: Array(path[...depth]))))
     }
+    if var array = self.takeArray() {
+      defer { self = .array(array) }
+      let index = try Self.existingIndex(token, count: array.count, path: path, depth: depth)
+      return try array[index].withValue(at: path, depth: depth + 1, body)
+    }
+    throw JSONPatchError(.notAContainer(JSONPointer(tokens: Array(path[...depth]))))
+  }
+
+  /// Moves the members out of an object, leaving `.null`, so that the caller holds the only
+  /// reference to their storage and can change it without a copy; `nil` if not an object.
+  ///
+  /// Matching with `switch self { case .object(var o): ... }` is not enough: an unoptimised
+  /// build keeps a copy of the switch subject alive for the whole case body.
+  mutating func takeObject() -> JSONObject? {
+    guard case .object(let object) = self else { return nil }
+    self = .null
+    return object
+  }
+
+  /// Moves the elements out of an array, leaving `.null` (see ``takeObject()``); `nil` if not
+  /// an array.
+  mutating func takeArray() -> [JSON]? {
+    guard case .array(let array) = self else { return nil }
+    self = .null
+    return array
   }
 
   /// The index that `path[depth]` denotes when it must name an existing element of an array

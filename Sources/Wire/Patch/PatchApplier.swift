@@ -93,33 +93,30 @@ struct PatchApplier {
     let parentPath = Array(path.dropLast())
     enum Outcome { case replacedMember(JSON), addedMember, insertedElement(Int) }
     let outcome = try document.withValue(at: parentPath) { parent throws(JSONPatchError) in
-      switch parent {
-      case .object(var object):
-        parent = .null  // keep `object` uniquely referenced
+      if var object = parent.takeObject() {
+        defer { parent = .object(object) }
         let old = object[last]
         object[last] = value
-        parent = .object(object)
         return old.map(Outcome.replacedMember) ?? .addedMember
-      case .array(var array):
-        let index: Int
-        if last == "-" {
-          index = array.count
-        } else {
-          guard let position = JSONPointer.arrayIndex(last) else {
-            throw JSONPatchError(.invalidArrayIndex(JSONPointer(tokens: path)))
-          }
-          guard position <= array.count else {
-            throw JSONPatchError(.indexOutOfBounds(JSONPointer(tokens: path), count: array.count))
-          }
-          index = position
-        }
-        parent = .null
-        array.insert(value, at: index)
-        parent = .array(array)
-        return .insertedElement(index)
-      default:
+      }
+      guard var array = parent.takeArray() else {
         throw JSONPatchError(.notAContainer(JSONPointer(tokens: path)))
       }
+      defer { parent = .array(array) }
+      let index: Int
+      if last == "-" {
+        index = array.count
+      } else {
+        guard let position = JSONPointer.arrayIndex(last) else {
+          throw JSONPatchError(.invalidArrayIndex(JSONPointer(tokens: path)))
+        }
+        guard position <= array.count else {
+          throw JSONPatchError(.indexOutOfBounds(JSONPointer(tokens: path), count: array.count))
+        }
+        index = position
+      }
+      array.insert(value, at: index)
+      return .insertedElement(index)
     }
     switch outcome {
     case .replacedMember(let old): self.record(.restore(path, old))
@@ -135,28 +132,25 @@ struct PatchApplier {
     let recordsUndo = self.recordsUndo
     let (removed, step) = try document.withValue(at: parentPath) {
       parent throws(JSONPatchError) -> (JSON, UndoStep?) in
-      switch parent {
-      case .object(var object):
-        guard object[last] != nil else {
+      if var object = parent.takeObject() {
+        defer { parent = .object(object) }
+        let position = recordsUndo ? Self.position(of: last, in: object) : 0
+        guard let removed = object.removeValue(forKey: last) else {
           throw JSONPatchError(.noValue(JSONPointer(tokens: path)))
         }
-        let position = recordsUndo ? Self.position(of: last, in: object) : 0
-        parent = .null
-        let removed = object.removeValue(forKey: last) ?? .null
-        parent = .object(object)
         let step = UndoStep.insertMember(
           parent: parentPath, key: last, position: position, value: removed)
         return (removed, recordsUndo ? step : nil)
-      case .array(var array):
-        let index = try JSON.existingIndex(
-          last, count: array.count, path: path, depth: path.count - 1)
-        parent = .null
-        let removed = array.remove(at: index)
-        parent = .array(array)
-        return (removed, recordsUndo ? .insertElement(parent: parentPath, index: index, value: removed) : nil)
-      default:
+      }
+      guard var array = parent.takeArray() else {
         throw JSONPatchError(.notAContainer(JSONPointer(tokens: path)))
       }
+      defer { parent = .array(array) }
+      let index = try JSON.existingIndex(
+        last, count: array.count, path: path, depth: path.count - 1)
+      let removed = array.remove(at: index)
+      let step = UndoStep.insertElement(parent: parentPath, index: index, value: removed)
+      return (removed, recordsUndo ? step : nil)
     }
     if let step { self.undoLog.append(step) }
     return removed
@@ -179,36 +173,31 @@ struct PatchApplier {
       let parentPath = Array(path.dropLast())
       let last = path.last ?? ""
       try document.withValue(at: parentPath) { parent throws(JSONPatchError) in
-        switch parent {
-        case .object(var object):
-          parent = .null
+        if var object = parent.takeObject() {
           object.removeValue(forKey: last)
           parent = .object(object)
-        case .array(var array):
+        } else if var array = parent.takeArray() {
+          defer { parent = .array(array) }
           let index = try JSON.existingIndex(
             last, count: array.count, path: path, depth: path.count - 1)
-          parent = .null
           array.remove(at: index)
-          parent = .array(array)
-        default:
+        } else {
           throw JSONPatchError(.notAContainer(JSONPointer(tokens: path)))
         }
       }
     case .insertElement(let parentPath, let index, let value):
       try document.withValue(at: parentPath) { parent throws(JSONPatchError) in
-        guard case .array(var array) = parent else {
+        guard var array = parent.takeArray() else {
           throw JSONPatchError(.notAContainer(JSONPointer(tokens: parentPath)))
         }
-        parent = .null
         array.insert(value, at: index)
         parent = .array(array)
       }
     case .insertMember(let parentPath, let key, let position, let value):
       try document.withValue(at: parentPath) { parent throws(JSONPatchError) in
-        guard case .object(var object) = parent else {
+        guard var object = parent.takeObject() else {
           throw JSONPatchError(.notAContainer(JSONPointer(tokens: parentPath)))
         }
-        parent = .null
         if position >= object.count {
           object[key] = value
         } else {
