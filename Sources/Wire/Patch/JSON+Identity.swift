@@ -45,16 +45,20 @@ extension JSON {
   /// compared in one pass instead of one lookup per member.
   static func diffEqual(_ a: JSON, _ b: JSON) -> Bool {
     if Self.isIdentical(a, b) { return true }
-    switch (a, b) {
-    case (.array(let a), .array(let b)):
-      guard a.count == b.count else { return false }
+    switch a {
+    case .array(let a):
+      guard case .array(let b) = b, a.count == b.count else { return false }
       return a.withUnsafeBufferPointer { a in
         b.withUnsafeBufferPointer { b in
           Self.commonPrefixCount(a, b, limit: a.count) == a.count
         }
       }
-    case (.object(let a), .object(let b)):
+    case .object(let a):
+      guard case .object(let b) = b else { return false }
       return Self.diffEqual(a, b)
+    case .string(let a):
+      guard case .string(let b) = b else { return false }
+      return a == b
     default:
       return a == b
     }
