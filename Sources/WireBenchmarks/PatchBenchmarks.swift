@@ -41,10 +41,10 @@ func runPatchBenchmarks() {
   let reverse = JSONPatch.diff(from: new, to: old)
   PatchBenchmarkData.report(
     "apply that patch in place (apply(_:to: &doc))",
-    setUp: { try? JSONPatch.apply(reverse, to: &document) }
-  ) {
-    do { try JSONPatch.apply(ops, to: &document) } catch { fatalError("\(error)") }
-  }
+    setUp: { try? JSONPatch.apply(reverse, to: &document) },
+    body: {
+      do { try JSONPatch.apply(ops, to: &document) } catch { fatalError("\(error)") }
+    })
   sink &+= document == new ? 1 : 0
   var patched = JSON.null
   PatchBenchmarkData.report("apply that patch to a shared document (copies the array)") {
@@ -89,7 +89,7 @@ private enum PatchBenchmarkData {
   }
 
   /// Runs `body` five times (after `setUp`, untimed, each time) and prints the median in µs.
-  static func report(_ name: String, setUp: () -> Void = {}, _ body: () -> Void) {
+  static func report(_ name: String, setUp: () -> Void = {}, body: () -> Void) {
     let clock = ContinuousClock()
     var samples: [Duration] = []
     for _ in 0..<5 {

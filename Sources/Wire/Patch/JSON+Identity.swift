@@ -25,14 +25,16 @@ extension JSON {
     let size = MemoryLayout<JSON>.size
     var offset = 0
     while offset + 8 <= size {
-      guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      guard
+        a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+          == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
       else { return false }
       offset += 8
     }
     while offset < size {
-      guard a.load(fromByteOffset: offset, as: UInt8.self)
-        == b.load(fromByteOffset: offset, as: UInt8.self)
+      guard
+        a.load(fromByteOffset: offset, as: UInt8.self)
+          == b.load(fromByteOffset: offset, as: UInt8.self)
       else { return false }
       offset += 1
     }

@@ -57,7 +57,8 @@ public struct JSONPatchError: Error, Sendable, Hashable, CustomStringConvertible
     let reason: String
     switch self.kind {
     case .malformedPointer(let text):
-      reason = "malformed JSON Pointer \"\(text)\": it must be empty or start with '/', "
+      reason =
+        "malformed JSON Pointer \"\(text)\": it must be empty or start with '/', "
         + "and '~' must be followed by '0' or '1'"
     case .patchNotAnArray: reason = "a JSON Patch must be an array of operations"
     case .operationNotAnObject: reason = "an operation must be an object"
@@ -71,7 +72,8 @@ public struct JSONPatchError: Error, Sendable, Hashable, CustomStringConvertible
       reason = "\(Self.quote(pointer)) does not end in a valid array index"
     case .indexOutOfBounds(let pointer, let count):
       reason = "\(Self.quote(pointer)) is out of bounds for an array of \(count) elements"
-    case .testFailed(let pointer): reason = "test failed: the value at \(Self.quote(pointer)) differs"
+    case .testFailed(let pointer):
+      reason = "test failed: the value at \(Self.quote(pointer)) differs"
     case .moveIntoDescendant(let from, let path):
       reason = "cannot move \(Self.quote(from)) into its own descendant \(Self.quote(path))"
     case .cannotRemoveRoot: reason = "cannot remove the whole document"

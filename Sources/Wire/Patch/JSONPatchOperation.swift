@@ -94,7 +94,8 @@ public enum JSONPatchOperation: Sendable, Hashable {
     return .object(object)
   }
 
-  private static func string(_ name: String, in object: JSONObject) throws(JSONPatchError) -> String {
+  private static func string(_ name: String, in object: JSONObject) throws(JSONPatchError) -> String
+  {
     guard let member = object[name] else { throw JSONPatchError(.missingMember(name)) }
     guard case .string(let string) = member else { throw JSONPatchError(.invalidMember(name)) }
     return string

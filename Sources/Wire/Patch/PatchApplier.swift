@@ -47,7 +47,9 @@ struct PatchApplier {
     }
   }
 
-  private mutating func apply(_ op: JSONPatchOperation, to document: inout JSON) throws(JSONPatchError) {
+  private mutating func apply(_ op: JSONPatchOperation, to document: inout JSON)
+    throws(JSONPatchError)
+  {
     switch op {
     case .add(let path, let value):
       try self.add(value, at: path.tokens, in: &document)
@@ -84,14 +86,20 @@ struct PatchApplier {
   }
 
   /// RFC 6902 §4.1: replace the root, set an object member, or insert an array element.
-  private mutating func add(_ value: JSON, at path: [String], in document: inout JSON) throws(JSONPatchError) {
+  private mutating func add(_ value: JSON, at path: [String], in document: inout JSON)
+    throws(JSONPatchError)
+  {
     guard let last = path.last else {
       self.record(.restore([], document))
       document = value
       return
     }
     let parentPath = Array(path.dropLast())
-    enum Outcome { case replacedMember(JSON), addedMember, insertedElement(Int) }
+    enum Outcome {
+      case replacedMember(JSON)
+      case addedMember
+      case insertedElement(Int)
+    }
     let outcome = try document.withValue(at: parentPath) { parent throws(JSONPatchError) in
       if var object = parent.takeObject() {
         defer { parent = .object(object) }
@@ -126,7 +134,9 @@ struct PatchApplier {
   }
 
   /// RFC 6902 §4.2: remove an existing object member or array element, returning it.
-  private mutating func remove(at path: [String], in document: inout JSON) throws(JSONPatchError) -> JSON {
+  private mutating func remove(at path: [String], in document: inout JSON) throws(JSONPatchError)
+    -> JSON
+  {
     guard let last = path.last else { throw JSONPatchError(.cannotRemoveRoot) }
     let parentPath = Array(path.dropLast())
     let recordsUndo = self.recordsUndo

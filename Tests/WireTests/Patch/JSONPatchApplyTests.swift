@@ -120,7 +120,10 @@ import Wire
         .move(from: Self.p("/obj"), path: Self.p("/obj/k2")),
         .moveIntoDescendant(from: Self.p("/obj"), path: Self.p("/obj/k2"))
       ),
-      (.copy(from: Self.p("/arr/5"), path: Self.p("/y")), .indexOutOfBounds(Self.p("/arr/5"), count: 2)),
+      (
+        .copy(from: Self.p("/arr/5"), path: Self.p("/y")),
+        .indexOutOfBounds(Self.p("/arr/5"), count: 2)
+      ),
       (.test(path: Self.p("/obj/x"), value: .null), .noValue(Self.p("/obj/x"))),
       (.test(path: Self.p("/arr"), value: Self.j("[2,1]")), .testFailed(Self.p("/arr"))),
     ]

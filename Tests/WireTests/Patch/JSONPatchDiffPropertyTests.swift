@@ -37,7 +37,9 @@ import Wire
       case .add, .remove, .replace: break
       default: return "diff produced \(op)"
       }
-      guard (try? JSONPatchOperation(json: op.json)) == op else { return "\(op) does not round-trip" }
+      guard (try? JSONPatchOperation(json: op.json)) == op else {
+        return "\(op) does not round-trip"
+      }
     }
     do {
       let result = try JSONPatch.apply(ops, to: old)
@@ -60,7 +62,8 @@ import Wire
   static func rebuilt(_ value: JSON) -> JSON {
     switch value {
     case .array(let elements): return .array(elements.map(Self.rebuilt))
-    case .object(let object): return .object(JSONObject(object.map { ($0.key, Self.rebuilt($0.value)) }))
+    case .object(let object):
+      return .object(JSONObject(object.map { ($0.key, Self.rebuilt($0.value)) }))
     case .string(let string): return .string(String(decoding: Array(string.utf8), as: UTF8.self))
     default: return value
     }
@@ -90,8 +93,12 @@ struct DocumentGenerator {
 
   private static let keys = ["a", "b", "c", "id2", "name", "items", "a/b", "m~n", "", "0", "-"]
 
-  private mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &self.random) < percent }
-  private mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &self.random) }
+  private mutating func chance(_ percent: Int) -> Bool {
+    Int.random(in: 0..<100, using: &self.random) < percent
+  }
+  private mutating func int(_ range: Range<Int>) -> Int {
+    Int.random(in: range, using: &self.random)
+  }
 
   mutating func document() -> JSON {
     switch self.int(0..<10) {
@@ -130,12 +137,15 @@ struct DocumentGenerator {
 
   mutating func array(depth: Int) -> JSON {
     if self.chance(40) { return self.identifiedArray(depth: depth) }
-    return .array((0..<self.int(0..<8)).map { _ in self.chance(70) ? self.scalar() : self.value(depth: depth) })
+    return .array(
+      (0..<self.int(0..<8)).map { _ in self.chance(70) ? self.scalar() : self.value(depth: depth) })
   }
 
   mutating func identified(depth: Int) -> JSON {
     self.nextID += 1
-    var object = JSONObject([("id", self.chance(80) ? .int(self.nextID) : .string("s\(self.nextID)"))])
+    var object = JSONObject([
+      ("id", self.chance(80) ? .int(self.nextID) : .string("s\(self.nextID)"))
+    ])
     object["title"] = .string(["a", "b", "c"][self.int(0..<3)])
     if self.chance(50) { object["done"] = .bool(self.chance(50)) }
     if self.chance(30) { object["sub"] = self.value(depth: depth + 1) }
@@ -158,7 +168,9 @@ struct DocumentGenerator {
         default: break
         }
       }
-      if self.chance(25) { object[Self.keys[self.int(0..<Self.keys.count)]] = self.value(depth: depth + 1) }
+      if self.chance(25) {
+        object[Self.keys[self.int(0..<Self.keys.count)]] = self.value(depth: depth + 1)
+      }
       return .object(object)
     case .array(var elements):
       for _ in 0..<self.int(0..<4) {
@@ -166,8 +178,12 @@ struct DocumentGenerator {
         case 0 where !elements.isEmpty:
           elements.remove(at: self.int(0..<elements.count))
         case 1:
-          let isIdentified = elements.first.map { if case .object(let o) = $0 { o["id"] != nil } else { false } } ?? false
-          elements.insert(isIdentified ? self.identified(depth: depth) : self.value(depth: depth + 1), at: self.int(0..<elements.count + 1))
+          let isIdentified =
+            elements.first.map { if case .object(let o) = $0 { o["id"] != nil } else { false } }
+            ?? false
+          elements.insert(
+            isIdentified ? self.identified(depth: depth) : self.value(depth: depth + 1),
+            at: self.int(0..<elements.count + 1))
         case 2 where elements.count > 1:
           let moved = elements.remove(at: self.int(0..<elements.count))
           elements.insert(moved, at: self.int(0..<elements.count + 1))

@@ -26,7 +26,8 @@ import Wire
 
   @Test func oneChangedFieldIsOneReplace() throws {
     #expect(
-      try Self.diff(#"{"user":{"name":"a","age":3},"n":1}"#, #"{"user":{"name":"b","age":3},"n":1}"#)
+      try Self.diff(
+        #"{"user":{"name":"a","age":3},"n":1}"#, #"{"user":{"name":"b","age":3},"n":1}"#)
         == [.replace(path: Self.p("/user/name"), value: .string("b"))])
   }
 
@@ -86,7 +87,10 @@ import Wire
   }
 
   @Test func emptyingOrFillingAnArrayIsOneReplace() throws {
-    #expect(try Self.diff(#"{"a":[1,2,3]}"#, #"{"a":[]}"#) == [.replace(path: Self.p("/a"), value: .array([]))])
+    #expect(
+      try Self.diff(#"{"a":[1,2,3]}"#, #"{"a":[]}"#) == [
+        .replace(path: Self.p("/a"), value: .array([]))
+      ])
     #expect(
       try Self.diff(#"{"a":[]}"#, #"{"a":[1,2]}"#)
         == [.replace(path: Self.p("/a"), value: Self.j("[1,2]"))])
@@ -107,13 +111,16 @@ import Wire
 
   @Test func elementChangedInPlaceGivesOperationsInsideIt() throws {
     #expect(
-      try Self.diff(Self.todos, Self.todos.replacing(#""title":"c","done":false"#, with: #""title":"c","done":true"#))
+      try Self.diff(
+        Self.todos,
+        Self.todos.replacing(#""title":"c","done":false"#, with: #""title":"c","done":true"#))
         == [.replace(path: Self.p("/2/done"), value: .bool(true))])
   }
 
   @Test func elementsAreMatchedByIDNotPosition() throws {
     // 2 is removed and 3 changed: by position 2 would be rewritten into 3, by id it goes.
-    let new = #"[{"id":1,"title":"a","done":false},{"id":3,"title":"C","done":false},{"id":4,"title":"d","done":false}]"#
+    let new =
+      #"[{"id":1,"title":"a","done":false},{"id":3,"title":"C","done":false},{"id":4,"title":"d","done":false}]"#
     #expect(
       try Self.diff(Self.todos, new)
         == [.remove(path: Self.p("/1")), .replace(path: Self.p("/1/title"), value: .string("C"))])
@@ -146,7 +153,9 @@ import Wire
           .remove(path: Self.p("/4")),
         ])
     // A full reversal stays correct (three elements must move).
-    let reversed = try Self.diff(Self.todos, #"""
+    let reversed = try Self.diff(
+      Self.todos,
+      #"""
       [{"id":4,"title":"d","done":false},{"id":3,"title":"c","done":false},
        {"id":2,"title":"b","done":false},{"id":1,"title":"a","done":false}]
       """#)
@@ -173,7 +182,8 @@ import Wire
     #expect(ops == [.replace(path: Self.p("/54321/title"), value: .string("changed"))])
     var removed = old
     removed.remove(at: 777)
-    #expect(JSONPatch.diff(from: .array(old), to: .array(removed)) == [.remove(path: Self.p("/777"))])
+    #expect(
+      JSONPatch.diff(from: .array(old), to: .array(removed)) == [.remove(path: Self.p("/777"))])
   }
 
   @Test func duplicateIDsFallBackToMatchingByEquality() throws {

@@ -37,7 +37,8 @@ enum PatchFixtures {
       return .array(array.map(self.convert))
     case let dictionary as [String: Any]:
       // Sorted, so that member order is deterministic in tests.
-      return .object(JSONObject(dictionary.keys.sorted().map { ($0, self.convert(dictionary[$0]!)) }))
+      return .object(
+        JSONObject(dictionary.keys.sorted().map { ($0, self.convert(dictionary[$0]!)) }))
     case let number as NSNumber:
       if type(of: number) == type(of: NSNumber(value: true)) { return .bool(number.boolValue) }
       switch UInt8(bitPattern: number.objCType.pointee) {
