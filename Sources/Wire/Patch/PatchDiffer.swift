@@ -47,39 +47,48 @@ struct PatchDiffer {
   // MARK: - Objects
 
   private mutating func diffObjects(_ old: JSONObject, _ new: JSONObject) {
+    let oldMembers = Array(old)
     let newMembers = Array(new)
-    // Members usually keep their order, so look at the same position first; build an index
-    // only for a large object whose order differs.
+    // For each old member, the position of the new member with its key. Members usually keep
+    // their order, so look at the same position first; index a large object whose order differs.
+    var matches = [Int?](repeating: nil, count: oldMembers.count)
+    var isMatched = [Bool](repeating: false, count: newMembers.count)
     var newIndex: [String: Int]?
-    var matched = 0
-    var position = 0
-    for (key, oldValue) in old {
-      var found: Int?
-      if position < newMembers.count, newMembers[position].key == key {
+    var matchCount = 0
+    for (position, member) in oldMembers.enumerated() {
+      let found: Int?
+      if position < newMembers.count, newMembers[position].key == member.key {
         found = position
       } else if newMembers.count <= 16 {
-        found = newMembers.firstIndex { $0.key == key }
+        found = newMembers.firstIndex { $0.key == member.key }
       } else {
         if newIndex == nil {
           newIndex = Dictionary(
             newMembers.enumerated().map { ($0.element.key, $0.offset) },
             uniquingKeysWith: { first, _ in first })
         }
-        found = newIndex?[key]
+        found = newIndex?[member.key]
       }
       if let found {
-        matched += 1
-        self.diff(oldValue, newMembers[found].value, at: key)
-      } else {
-        self.ops.append(.remove(path: self.pointer(key)))
+        matches[position] = found
+        isMatched[found] = true
+        matchCount += 1
       }
-      position += 1
     }
-    guard matched < newMembers.count else { return }
-    let oldKeys = old.count > 16 ? Set(old.keys) : nil
-    for (key, value) in newMembers {
-      let isNew = oldKeys.map { !$0.contains(key) } ?? (old[key] == nil)
-      if isNew { self.ops.append(.add(path: self.pointer(key), value: value)) }
+    // With no member in common, one `replace` says it all.
+    if matchCount == 0, !oldMembers.isEmpty, !newMembers.isEmpty {
+      self.ops.append(.replace(path: self.pointer(), value: .object(new)))
+      return
+    }
+    for (position, member) in oldMembers.enumerated() {
+      if let found = matches[position] {
+        self.diff(member.value, newMembers[found].value, at: member.key)
+      } else {
+        self.ops.append(.remove(path: self.pointer(member.key)))
+      }
+    }
+    for (position, member) in newMembers.enumerated() where !isMatched[position] {
+      self.ops.append(.add(path: self.pointer(member.key), value: member.value))
     }
   }
 
@@ -211,7 +220,10 @@ extension JSONPatch {
   /// - identical documents give `[]`, immediately when they share storage;
   /// - a changed scalar gives one `replace` at its path; a change of type, one `replace` of the
   ///   value (at `""` for the whole document);
-  /// - object members are added and removed by name (member order is not significant);
+  /// - numbers equal in value (`1` and `1.0`) and objects with the same members in another
+  ///   order count as unchanged, as for `==`;
+  /// - object members are added and removed by name; an object that keeps no member's name is
+  ///   replaced whole;
   /// - an element inserted into or removed from an array gives one `add` or `remove` at its
   ///   index — appends use the explicit index (`/items/3`), never `-`, so a client whose copy
   ///   has diverged gets an error instead of a silently wrong document;

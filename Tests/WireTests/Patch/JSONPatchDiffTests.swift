@@ -38,6 +38,13 @@ import Wire
     #expect(try Self.diff(#"{"a":1,"b":2}"#, #"{"b":2}"#) == [.remove(path: Self.p("/a"))])
   }
 
+  @Test func objectWithNoMemberInCommonIsReplacedWhole() throws {
+    #expect(
+      try Self.diff(#"{"o":{"a":1,"b":2}}"#, #"{"o":{"c":1,"d":2}}"#)
+        == [.replace(path: Self.p("/o"), value: Self.j(#"{"c":1,"d":2}"#))])
+    #expect(try Self.diff(#"{}"#, #"{"a":1}"#) == [.add(path: Self.p("/a"), value: .int(1))])
+  }
+
   @Test func typeChangeIsReplace() throws {
     #expect(
       try Self.diff(#"{"a":{"b":1}}"#, #"{"a":[1]}"#)
