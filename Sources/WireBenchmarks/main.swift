@@ -1,9 +1,10 @@
 // Wire benchmarks, release mode: `swift run -c release WireBenchmarks [section...]`.
-// Each section prints medians of 5 runs. Sections are selected by name (all by default), so
-// other parts of Wire can add their own `run…Benchmarks()` here.
+// Each section prints medians of 5 runs. Sections are selected by name (all by default).
 
 let sections: [(name: String, run: () -> Void)] = [
   ("json", runJSONBenchmarks),
+  ("patch", runPatchBenchmarks),
+  ("transport", runTransportBenchmarks),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
