@@ -64,6 +64,9 @@ public struct FrameDecoder: Sendable {
   /// in the middle of a frame.
   public var bufferedByteCount: Int { self.buffer.count - self.head }
 
+  /// The capacity of the internal buffer (for tests of its growth).
+  var bufferCapacity: Int { self.buffer.capacity }
+
   /// The error the decoder has failed with, if any.
   public var error: FrameError? { self.failure }
 
@@ -77,6 +80,7 @@ public struct FrameDecoder: Sendable {
   public mutating func append(_ bytes: UnsafeRawBufferPointer) {
     guard self.failure == nil, !bytes.isEmpty else { return }
     self.compact()
+    var copied = 0  // input bytes already in the buffer
     var pos: Int  // where the next header starts, in input coordinates
     if self.scan < self.buffer.count {
       // Part of a header is buffered: complete it from the input first.
@@ -86,9 +90,11 @@ public struct FrameDecoder: Sendable {
         return
       }
       self.buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[..<needed]))
+      copied = needed
       let length = self.buffer.withUnsafeBytes { Self.length(in: $0, at: self.scan) }
       if let error = self.validate(length) {
         self.buffer.removeLast(4)
+        self.scan = self.buffer.count
         self.failure = error
         return
       }
@@ -108,10 +114,9 @@ public struct FrameDecoder: Sendable {
       }
       pos += 4 + length
     }
-    let base = self.buffer.count
-    self.buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[..<end]))
-    self.scan = base + pos
-    if self.failure != nil { self.scan = self.buffer.count }
+    let base = self.buffer.count - copied  // buffer offset of input byte 0
+    self.buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied..<end]))
+    self.scan = self.failure == nil ? base + pos : self.buffer.count
   }
 
   /// Appends a chunk of the byte stream; see ``append(_:)-(UnsafeRawBufferPointer)``.
