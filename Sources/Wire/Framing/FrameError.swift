@@ -2,7 +2,7 @@
 ///
 /// Both cases are fatal for the connection that produced them: the byte stream can no longer be
 /// split into frames, so the host answers with the matching ``ErrorCode`` and closes.
-public enum FrameError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum FrameError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A length prefix of zero (``ErrorCode/badFrame``).
   case emptyFrame
   /// A length prefix above the configured maximum (``ErrorCode/frameTooLarge``), detected from
