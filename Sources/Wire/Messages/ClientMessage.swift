@@ -1,0 +1,142 @@
+/// A message from a client to a host (PROTOCOL.md §2, "Client → host").
+///
+/// ```swift
+/// let message = try ClientMessage(json: payload)   // after JSON(parsing:)
+/// switch message {
+/// case .send(let id, let scope, let action): …
+/// default: …
+/// }
+/// ```
+///
+/// Decoding ignores unknown members; a missing or mistyped member throws a ``MessageError``
+/// with code ``ErrorCode/badMessage`` that names the member and carries the request's `id`.
+public enum ClientMessage: Sendable, Hashable {
+  /// The handshake, which must be the first frame. `protocol` is `nil` when missing or not an
+  /// integer — the host answers `unsupported_protocol` then; `client` is the client's name.
+  case hello(protocol: Int64?, client: String?)
+  /// Lists the scopes the host exposes; answered by ``HostMessage/scopes(id:scopes:)``.
+  case scopes(id: Int64)
+  /// Reads a scope's state once; answered by ``HostMessage/state(id:scope:rev:state:)``.
+  case get(id: Int64, scope: String)
+  /// Subscribes to a scope; answered by ``HostMessage/subscribed(id:sub:scope:rev:state:)``.
+  case subscribe(id: Int64, scope: String)
+  /// Ends a subscription; answered by ``HostMessage/ok(id:)``.
+  case unsubscribe(id: Int64, sub: Int64)
+  /// Sends an action to a writable scope; answered by ``HostMessage/ack(id:rev:)`` when `id`
+  /// is given, and by ``HostMessage/error(id:code:message:)`` on failure either way.
+  case send(id: Int64?, scope: String, action: JSON)
+  /// Liveness check; answered by ``HostMessage/pong(id:)``.
+  case ping(id: Int64)
+
+  /// The protocol version this module speaks.
+  public static let protocolVersion: Int64 = 1
+
+  /// Decodes a message from its JSON form.
+  ///
+  /// - Parameter json: The parsed payload of one frame.
+  /// - Throws: ``MessageError`` — ``ErrorCode/badJSON`` if the top level is not an object,
+  ///   ``ErrorCode/badMessage`` for an unknown `type` or a missing or mistyped member.
+  public init(json: JSON) throws(MessageError) {
+    let reader = try MessageReader(json)
+    switch reader.type {
+    case "hello":
+      // Lenient on purpose: a handshake ends in `welcome` or `unsupported_protocol`, never in
+      // `bad_message`, so a strange `protocol` or `client` is read as absent.
+      let version = reader.object["protocol"].flatMap(MessageReader.integer)
+      let client: String? =
+        if case .string(let name) = reader.object["client"] { name } else { nil }
+      self = .hello(protocol: version, client: client)
+    case "scopes":
+      self = .scopes(id: try reader.int("id"))
+    case "get":
+      self = .get(id: try reader.int("id"), scope: try reader.string("scope"))
+    case "subscribe":
+      self = .subscribe(id: try reader.int("id"), scope: try reader.string("scope"))
+    case "unsubscribe":
+      self = .unsubscribe(id: try reader.int("id"), sub: try reader.int("sub"))
+    case "send":
+      self = .send(
+        id: try reader.optionalInt("id"), scope: try reader.string("scope"),
+        action: try reader.value("action"))
+    case "ping":
+      self = .ping(id: try reader.int("id"))
+    default:
+      throw reader.unknownType()
+    }
+  }
+
+  /// The message `type`, e.g. `"subscribe"`.
+  public var type: String {
+    switch self {
+    case .hello: "hello"
+    case .scopes: "scopes"
+    case .get: "get"
+    case .subscribe: "subscribe"
+    case .unsubscribe: "unsubscribe"
+    case .send: "send"
+    case .ping: "ping"
+    }
+  }
+
+  /// The request's `id`, if it has one.
+  public var id: Int64? {
+    switch self {
+    case .hello: nil
+    case .scopes(let id), .get(let id, _), .subscribe(let id, _), .unsubscribe(let id, _),
+      .ping(let id):
+      id
+    case .send(let id, _, _): id
+    }
+  }
+
+  /// The message as a JSON object, `type` first, optional members omitted when `nil`.
+  public var json: JSON {
+    var object: JSONObject = ["type": .string(self.type)]
+    switch self {
+    case .hello(let version, let client):
+      if let version { object["protocol"] = .int(version) }
+      if let client { object["client"] = .string(client) }
+    case .scopes(let id), .ping(let id):
+      object["id"] = .int(id)
+    case .get(let id, let scope), .subscribe(let id, let scope):
+      object["id"] = .int(id)
+      object["scope"] = .string(scope)
+    case .unsubscribe(let id, let sub):
+      object["id"] = .int(id)
+      object["sub"] = .int(sub)
+    case .send(let id, let scope, let action):
+      if let id { object["id"] = .int(id) }
+      object["scope"] = .string(scope)
+      object["action"] = action
+    }
+    return .object(object)
+  }
+
+  /// Appends the message as one frame — length prefix and compact JSON — to `buffer`, writing
+  /// the JSON in place without building an intermediate ``JSON`` value.
+  ///
+  /// - Parameter buffer: The output buffer, e.g. a connection's outbound buffer.
+  public func encodeFrame(into buffer: inout [UInt8]) {
+    FrameEncoder.appendFrame(to: &buffer) { (out: inout [UInt8]) in
+      JSONByteWriter.beginObject(type: self.type, into: &out)
+      switch self {
+      case .hello(let version, let client):
+        if let version { JSONByteWriter.member("protocol", version, into: &out) }
+        if let client { JSONByteWriter.member("client", client, into: &out) }
+      case .scopes(let id), .ping(let id):
+        JSONByteWriter.member("id", id, into: &out)
+      case .get(let id, let scope), .subscribe(let id, let scope):
+        JSONByteWriter.member("id", id, into: &out)
+        JSONByteWriter.member("scope", scope, into: &out)
+      case .unsubscribe(let id, let sub):
+        JSONByteWriter.member("id", id, into: &out)
+        JSONByteWriter.member("sub", sub, into: &out)
+      case .send(let id, let scope, let action):
+        if let id { JSONByteWriter.member("id", id, into: &out) }
+        JSONByteWriter.member("scope", scope, into: &out)
+        JSONByteWriter.member("action", action, into: &out)
+      }
+      out.append(UInt8(ascii: "}"))
+    }
+  }
+}
