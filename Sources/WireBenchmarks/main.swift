@@ -4,7 +4,6 @@
 let sections: [(name: String, run: () -> Void)] = [
   ("json", runJSONBenchmarks),
   ("patch", runPatchBenchmarks),
-  ("transport", runTransportBenchmarks),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
