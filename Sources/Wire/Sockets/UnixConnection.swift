@@ -114,6 +114,10 @@ public final class UnixConnection: EventSource {
   /// The number of bytes queued and not yet accepted by the socket.
   public var outboundBytes: Int { self.outbound.count - self.outboundStart }
 
+  /// Whether the socket's buffer is full and queued output waits for the peer to read: the
+  /// peer is behind. ``onWritable`` is called when it has caught up.
+  public var isBackedUp: Bool { self.waitingForWritable && !self.connecting }
+
   /// Queues bytes for sending at the end of the loop iteration. Ignored once closed.
   ///
   /// - Parameter bytes: The bytes to send, copied into the outbound buffer.
