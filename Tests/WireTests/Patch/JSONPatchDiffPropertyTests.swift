@@ -154,7 +154,8 @@ struct DocumentGenerator {
   mutating func array(depth: Int) -> JSON {
     if self.chance(40) { return self.identifiedArray(depth: depth) }
     return .array(
-      (0..<self.int(0..<10)).map { _ in self.chance(70) ? self.scalar() : self.value(depth: depth) })
+      (0..<self.int(0..<10)).map { _ in self.chance(70) ? self.scalar() : self.value(depth: depth) }
+    )
   }
 
   mutating func identified(depth: Int) -> JSON {
