@@ -8,7 +8,7 @@ import Wire
 
   @Test(arguments: Self.seeds)
   func diffThenApplyReproducesTheNewDocument(seed: UInt64) throws {
-    var generator = DocumentGenerator(seed: seed)
+    var generator = PatchDocumentGenerator(seed: seed)
     var totalOps = 0
     var changed = 0
     var nodes = 0
@@ -87,7 +87,7 @@ import Wire
 }
 
 /// SplitMix64: a small, fast, seedable generator, so that failures reproduce.
-struct SeededRandom: RandomNumberGenerator {
+struct PatchSeededRandom: RandomNumberGenerator {
   private var state: UInt64
   init(seed: UInt64) { self.state = seed }
   mutating func next() -> UInt64 {
@@ -101,11 +101,11 @@ struct SeededRandom: RandomNumberGenerator {
 
 /// Random documents shaped like application state: nested objects, arrays of scalars, and
 /// arrays of objects with unique `"id"` members, plus random edits of them.
-struct DocumentGenerator {
-  var random: SeededRandom
+struct PatchDocumentGenerator {
+  var random: PatchSeededRandom
   private var nextID: Int64 = 1000
 
-  init(seed: UInt64) { self.random = SeededRandom(seed: seed) }
+  init(seed: UInt64) { self.random = PatchSeededRandom(seed: seed) }
 
   private static let keys = ["a", "b", "c", "id2", "name", "items", "a/b", "m~n", "", "0", "-"]
 
