@@ -197,6 +197,9 @@ public final class UnixConnection: EventSource {
         return
       case .failed(let code):
         self.loop.countSend(0)
+        // The peer is gone, but what it sent before leaving (a `bye`, an `error`) may still
+        // be unread: deliver it before reporting the failure.
+        if self.isReadingEnabled && !self.isInputClosed { self.readAvailable() }
         self.close(error: .system(code, "send"))
         return
       }
