@@ -19,9 +19,18 @@ struct _SourceLocation: Sendable {
   }
 }
 
-/// The location of the test-store assertion running now, shared with the runtime-warning
-/// reporter a test store installs, so that a warning raised by a reducer or an effect fails the
-/// test at the step during which it happened.
+/// The `send` a reducer or an effect runs on behalf of, in a test store.
+///
+/// Set around the test store's `send` and, through task-local inheritance and the wrapping done
+/// by `_TestReducer`, seen by the effects that action starts and by the actions those effects
+/// feed back: so a runtime warning raised anywhere downstream of a `send` is reported at that
+/// `send`, deterministically, wherever the test is by then.
+enum _TestStoreContext {
+  @TaskLocal static var sendLocation: _SourceLocation?
+}
+
+/// The location of the test-store assertion running now: where runtime warnings raised outside
+/// any `send`'s context are reported.
 final class _AssertionLocation: Sendable {
   private let location: Mutex<_SourceLocation>
 

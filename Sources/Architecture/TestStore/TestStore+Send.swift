@@ -40,7 +40,9 @@ extension TestStore {
     let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.begin(location)
 
-    let (pending, before, after, task) = await self.store._testSend(action, runtime: self.runtime)
+    let (pending, before, after, task) = await _TestStoreContext.$sendLocation.withValue(location) {
+      await self.store._testSend(action, runtime: self.runtime)
+    }
 
     if !pending.isEmpty {
       switch self.exhaustivity {

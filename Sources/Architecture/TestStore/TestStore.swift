@@ -38,7 +38,8 @@
 ///   them), which are then cancelled;
 /// - a runtime warning raised while the test store runs the feature: an action for a missing
 ///   `forEach` element, a presentation action with nothing presented, an error an effect threw
-///   without a `catch:`, and a dependency used with no test implementation.
+///   without a `catch:`, and a dependency used with no test implementation. It is reported at
+///   the `send` whose action (or whose effects, or the actions they fed back) raised it.
 ///
 /// ## Dependencies
 ///
@@ -122,7 +123,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     var dependencies = DependencyValues.current
     dependencies.context = .test
     dependencies.runtimeWarnings = RuntimeWarningReporter { message in
-      assertionLocation.current.reportIssue(message)
+      (_TestStoreContext.sendLocation ?? assertionLocation.current).reportIssue(message)
     }
     prepareDependencies(&dependencies)
     dependencies.prepareForStore()

@@ -144,33 +144,40 @@ struct _TestReducer<State: Sendable, Action: Sendable>: Reducer {
     }
     self.runtime.didReduce(action, state: state)
     if effect.isNone { return effect }
-    return Effect(operation: effect.operation._running(with: dependencies))
+    return Effect(
+      operation: effect.operation._running(
+        with: dependencies, sendLocation: _TestStoreContext.sendLocation))
   }
 }
 
 extension _Operation {
-  /// The same effect tree, with the work of every `.run` wrapped to run with `dependencies`.
+  /// The same effect tree, with the work of every `.run` wrapped to run with `dependencies` and
+  /// in the context of the test store's `send` it descends from.
   ///
   /// Exhaustive over the operations on purpose: a new kind of operation must decide here how it
   /// gets its dependencies in a test store.
-  func _running(with dependencies: DependencyValues) -> _Operation {
+  func _running(
+    with dependencies: DependencyValues, sendLocation: _SourceLocation?
+  ) -> _Operation {
     switch self {
     case .none, .send, .cancel:
       return self
     case let .run(priority, body):
       return .run(priority) { send in
-        await DependencyValues.$current.withValue(dependencies) {
-          await body(send)
+        await _TestStoreContext.$sendLocation.withValue(sendLocation) {
+          await DependencyValues.$current.withValue(dependencies) {
+            await body(send)
+          }
         }
       }
     case let .merge(operations):
-      return .merge(operations.map { $0._running(with: dependencies) })
+      return .merge(operations.map { $0._running(with: dependencies, sendLocation: sendLocation) })
     case let .concatenate(operations):
-      return .concatenate(operations.map { $0._running(with: dependencies) })
+      return .concatenate(operations.map { $0._running(with: dependencies, sendLocation: sendLocation) })
     case let .cancellable(id, cancelInFlight, operation):
-      return .cancellable(id, cancelInFlight: cancelInFlight, operation._running(with: dependencies))
+      return .cancellable(id, cancelInFlight: cancelInFlight, operation._running(with: dependencies, sendLocation: sendLocation))
     case let .debounce(id, duration, clock, operation):
-      return .debounce(id, duration, clock, operation._running(with: dependencies))
+      return .debounce(id, duration, clock, operation._running(with: dependencies, sendLocation: sendLocation))
     }
   }
 }
