@@ -2,7 +2,7 @@ import Architecture
 import Foundation
 
 /// A small feature exercising every kind of effect a test store has to follow.
-struct Feature: Reducer {
+struct TestStoreFeature: Reducer {
   struct Item: Reducer {
     struct State: Equatable, Identifiable, Sendable {
       let id: UUID
@@ -112,7 +112,7 @@ struct Feature: Reducer {
       case .stopTimer:
         return .cancel(id: CancelID.timer)
       case .throwUnhandled:
-        return .run { _ in throw FeatureError() }
+        return .run { _ in throw TestStoreFeatureError() }
       case .tick:
         state.count += 1
         return .none
@@ -122,7 +122,7 @@ struct Feature: Reducer {
   }
 }
 
-struct FeatureError: Error, Equatable {}
+struct TestStoreFeatureError: Error, Equatable {}
 
 private enum FetchMessageKey: DependencyKey {
   static let liveValue: @Sendable () async throws -> String = { "live" }
