@@ -57,15 +57,15 @@ public struct AppFeature: Reducer, Sendable {
     public struct AllCasePaths: Sendable {
       /// `.counter`.
       public var counter: AnyCasePath<Action, Counter.Action> {
-        .init(Action.counter) { if case let .counter(v) = $0 { v } else { nil } }
+        .init(Action.counter) { if case .counter(let v) = $0 { v } else { nil } }
       }
       /// `.todos`.
       public var todos: AnyCasePath<Action, Todos.Action> {
-        .init(Action.todos) { if case let .todos(v) = $0 { v } else { nil } }
+        .init(Action.todos) { if case .todos(let v) = $0 { v } else { nil } }
       }
       /// `.shop`.
       public var shop: AnyCasePath<Action, Shop.Action> {
-        .init(Action.shop) { if case let .shop(v) = $0 { v } else { nil } }
+        .init(Action.shop) { if case .shop(let v) = $0 { v } else { nil } }
       }
     }
 

@@ -45,10 +45,12 @@ import Testing
     #expect(
       todo.embed(.toggleCompleted)
         == .todos(.todos(.element(id: todoID, action: .toggleCompleted))))
-    #expect(todo.extract(from: .todos(.todos(.element(id: todoID, action: .toggleCompleted))))
-      == .toggleCompleted)
-    #expect(todo.extract(from: .todos(.todos(.element(id: uuid(7), action: .toggleCompleted))))
-      == nil)
+    #expect(
+      todo.extract(from: .todos(.todos(.element(id: todoID, action: .toggleCompleted))))
+        == .toggleCompleted)
+    #expect(
+      todo.extract(from: .todos(.todos(.element(id: uuid(7), action: .toggleCompleted))))
+        == nil)
 
     // shop/products and shop/products/{id}/addToCart
     #expect(state[keyPath: \.shop.productList].products.count == 4)

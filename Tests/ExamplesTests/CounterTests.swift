@@ -90,20 +90,38 @@ import Testing
   }
 
   @Test(arguments: [
-    (0, "0 is an even number that is neither prime nor composite. Its square is 0, it has 1"
-      + " digit and its digits add up to 0."),
-    (1, "1 is an odd number that is neither prime nor composite. Its square is 1, it has 1 digit"
-      + " and its digits add up to 1."),
+    (
+      0,
+      "0 is an even number that is neither prime nor composite. Its square is 0, it has 1"
+        + " digit and its digits add up to 0."
+    ),
+    (
+      1,
+      "1 is an odd number that is neither prime nor composite. Its square is 1, it has 1 digit"
+        + " and its digits add up to 1."
+    ),
     (2, "2 is an even prime number. Its square is 4, it has 1 digit and its digits add up to 2."),
     (7, "7 is an odd prime number. Its square is 49, it has 1 digit and its digits add up to 7."),
-    (42, "42 is an even number divisible by 2. Its square is 1764, it has 2 digits and its digits"
-      + " add up to 6."),
-    (-9, "-9 is a negative odd number, so it is not prime. Its square is 81, it has 1 digit and"
-      + " its digits add up to 9."),
-    (1_000_000_007, "1000000007 is an odd prime number. Its square is 1000000014000000049, it"
-      + " has 10 digits and its digits add up to 8."),
-    (Int.max, "9223372036854775807 is an odd number divisible by 7. Its square does not fit in"
-      + " 64 bits, it has 19 digits and its digits add up to 88."),
+    (
+      42,
+      "42 is an even number divisible by 2. Its square is 1764, it has 2 digits and its digits"
+        + " add up to 6."
+    ),
+    (
+      -9,
+      "-9 is a negative odd number, so it is not prime. Its square is 81, it has 1 digit and"
+        + " its digits add up to 9."
+    ),
+    (
+      1_000_000_007,
+      "1000000007 is an odd prime number. Its square is 1000000014000000049, it"
+        + " has 10 digits and its digits add up to 8."
+    ),
+    (
+      Int.max,
+      "9223372036854775807 is an odd number divisible by 7. Its square does not fit in"
+        + " 64 bits, it has 19 digits and its digits add up to 88."
+    ),
   ])
   func liveNumberFacts(number: Int, fact: String) async throws {
     #expect(NumberFacts.fact(about: number) == fact)

@@ -70,7 +70,9 @@ import Testing
         + #"{"didConfirmPurchase":{}}}}}}}}}}"#)
     try expectJSON(Shop.Action.cart(.dismiss), #"{"cart":{"_0":{"dismiss":{}}}}"#)
     try expectJSON(
-      Cart.State(items: [CartItem.State(product: .cap, quantity: 1)], alert: .orderPlaced(confirmation: "OK")),
+      Cart.State(
+        items: [CartItem.State(product: .cap, quantity: 1)], alert: .orderPlaced(confirmation: "OK")
+      ),
       #"{"alert":{"buttons":[{"action":{"dismissSuccessAlert":{}},"label":"Done"}],"#
         + #""message":"OK","title":"Thank you!"},"isSendingOrder":false,"items":[{"id":4,"#
         + #""product":{"category":"Accessories","description":"One size, adjustable strap.","#

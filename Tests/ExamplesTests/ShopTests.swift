@@ -58,11 +58,16 @@ import Testing
 
   @Test func quantityStepperStaysInBounds() async {
     let store = TestStore(initialState: Shop.State(productList: loaded())) { Shop() }
-    await store.send(.productList(.products(.element(id: 1, action: .addToCart(.didTapMinusButton)))))
-    await store.send(.productList(.products(.element(id: 1, action: .addToCart(.didTapPlusButton))))) {
+    await store.send(
+      .productList(.products(.element(id: 1, action: .addToCart(.didTapMinusButton)))))
+    await store.send(
+      .productList(.products(.element(id: 1, action: .addToCart(.didTapPlusButton))))
+    ) {
       $0.productList.products[id: 1]?.addToCart.count = 1
     }
-    await store.send(.productList(.products(.element(id: 1, action: .addToCart(.didTapMinusButton))))) {
+    await store.send(
+      .productList(.products(.element(id: 1, action: .addToCart(.didTapMinusButton))))
+    ) {
       $0.productList.products[id: 1]?.addToCart.count = 0
     }
     let full = TestStore(
@@ -107,7 +112,8 @@ import Testing
     await store.send(.cart(.presented(.payButtonTapped))) {
       $0.cart?.alert = .confirmPurchase(totalPriceInCents: 8498)
     }
-    #expect(store.state.cart?.alert?.message == "Do you want to proceed with your purchase of $84.98?")
+    #expect(
+      store.state.cart?.alert?.message == "Do you want to proceed with your purchase of $84.98?")
     await store.send(.cart(.presented(.alert(.presented(.didConfirmPurchase))))) {
       $0.cart?.alert = nil
       $0.cart?.isSendingOrder = true

@@ -70,7 +70,7 @@ public struct Counter: Reducer, Sendable {
       }
       /// `.factResponse`.
       public var factResponse: AnyCasePath<Action, String> {
-        .init(Action.factResponse) { if case let .factResponse(v) = $0 { v } else { nil } }
+        .init(Action.factResponse) { if case .factResponse(let v) = $0 { v } else { nil } }
       }
       /// `.incrementButtonTapped`.
       public var incrementButtonTapped: AnyCasePath<Action, Void> {
@@ -123,7 +123,7 @@ public struct Counter: Reducer, Sendable {
           await send(.factResponse("Couldn't load a fact about \(count): \(error)."))
         }
 
-      case let .factResponse(fact):
+      case .factResponse(let fact):
         state.fact = fact
         state.isLoading = false
         return .none

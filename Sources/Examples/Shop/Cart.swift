@@ -88,7 +88,7 @@ public struct Cart: Reducer, Sendable {
     public struct AllCasePaths: Sendable {
       /// `.alert`.
       public var alert: AnyCasePath<Action, PresentationAction<Alert>> {
-        .init(Action.alert) { if case let .alert(v) = $0 { v } else { nil } }
+        .init(Action.alert) { if case .alert(let v) = $0 { v } else { nil } }
       }
       /// `.closeButtonTapped`.
       public var closeButtonTapped: AnyCasePath<Action, Void> {
@@ -96,7 +96,7 @@ public struct Cart: Reducer, Sendable {
       }
       /// `.items`; `\.items[id: id]` reaches one line's actions.
       public var items: AnyCasePath<Action, IdentifiedActionOf<CartItem>> {
-        .init(Action.items) { if case let .items(v) = $0 { v } else { nil } }
+        .init(Action.items) { if case .items(let v) = $0 { v } else { nil } }
       }
       /// `.payButtonTapped`.
       public var payButtonTapped: AnyCasePath<Action, Void> {
@@ -104,12 +104,12 @@ public struct Cart: Reducer, Sendable {
       }
       /// `.purchaseFailed`.
       public var purchaseFailed: AnyCasePath<Action, String> {
-        .init(Action.purchaseFailed) { if case let .purchaseFailed(v) = $0 { v } else { nil } }
+        .init(Action.purchaseFailed) { if case .purchaseFailed(let v) = $0 { v } else { nil } }
       }
       /// `.purchaseSucceeded`.
       public var purchaseSucceeded: AnyCasePath<Action, String> {
         .init(Action.purchaseSucceeded) {
-          if case let .purchaseSucceeded(v) = $0 { v } else { nil }
+          if case .purchaseSucceeded(let v) = $0 { v } else { nil }
         }
       }
     }
@@ -142,7 +142,7 @@ public struct Cart: Reducer, Sendable {
       case .closeButtonTapped:
         return .none
 
-      case let .items(.element(id, .deleteButtonTapped)):
+      case .items(.element(let id, .deleteButtonTapped)):
         state.items.remove(id: id)
         state.totalPriceInCents = state.items.reduce(0) { $0 + $1.totalPriceInCents }
         return .none
@@ -152,12 +152,12 @@ public struct Cart: Reducer, Sendable {
         state.alert = .confirmPurchase(totalPriceInCents: state.totalPriceInCents)
         return .none
 
-      case let .purchaseFailed(reason):
+      case .purchaseFailed(let reason):
         state.isSendingOrder = false
         state.alert = .orderFailed(reason: reason)
         return .none
 
-      case let .purchaseSucceeded(confirmation):
+      case .purchaseSucceeded(let confirmation):
         state.isSendingOrder = false
         state.alert = .orderPlaced(confirmation: confirmation)
         return .none

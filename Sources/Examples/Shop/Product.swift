@@ -32,7 +32,7 @@ public struct Product: Reducer, Sendable {
     public struct AllCasePaths: Sendable {
       /// `.addToCart`.
       public var addToCart: AnyCasePath<Action, AddToCart.Action> {
-        .init(Action.addToCart) { if case let .addToCart(v) = $0 { v } else { nil } }
+        .init(Action.addToCart) { if case .addToCart(let v) = $0 { v } else { nil } }
       }
     }
 

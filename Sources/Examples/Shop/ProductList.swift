@@ -60,18 +60,18 @@ public struct ProductList: Reducer, Sendable {
       /// `.fetchProductsFailed`.
       public var fetchProductsFailed: AnyCasePath<Action, String> {
         .init(Action.fetchProductsFailed) {
-          if case let .fetchProductsFailed(v) = $0 { v } else { nil }
+          if case .fetchProductsFailed(let v) = $0 { v } else { nil }
         }
       }
       /// `.fetchProductsResponse`.
       public var fetchProductsResponse: AnyCasePath<Action, [CatalogProduct]> {
         .init(Action.fetchProductsResponse) {
-          if case let .fetchProductsResponse(v) = $0 { v } else { nil }
+          if case .fetchProductsResponse(let v) = $0 { v } else { nil }
         }
       }
       /// `.products`; `\.products[id: id]` reaches one product's actions.
       public var products: AnyCasePath<Action, IdentifiedActionOf<Product>> {
-        .init(Action.products) { if case let .products(v) = $0 { v } else { nil } }
+        .init(Action.products) { if case .products(let v) = $0 { v } else { nil } }
       }
     }
 
@@ -100,12 +100,12 @@ public struct ProductList: Reducer, Sendable {
           await send(.fetchProductsFailed("\(error)"))
         }
 
-      case let .fetchProductsFailed(message):
+      case .fetchProductsFailed(let message):
         state.loadingStatus = .failed
         state.errorMessage = message
         return .none
 
-      case let .fetchProductsResponse(products):
+      case .fetchProductsResponse(let products):
         state.loadingStatus = .loaded
         var list = IdentifiedArrayOf<Product.State>()
         // `append` keeps the first of duplicated ids: the API's data must not crash the host.

@@ -48,7 +48,7 @@ public struct Shop: Reducer, Sendable {
     public struct AllCasePaths: Sendable {
       /// `.cart`; `\.cart.presented` reaches the cart's actions.
       public var cart: AnyCasePath<Action, PresentationAction<Cart.Action>> {
-        .init(Action.cart) { if case let .cart(v) = $0 { v } else { nil } }
+        .init(Action.cart) { if case .cart(let v) = $0 { v } else { nil } }
       }
       /// `.cartButtonTapped`.
       public var cartButtonTapped: AnyCasePath<Action, Void> {
@@ -56,7 +56,7 @@ public struct Shop: Reducer, Sendable {
       }
       /// `.productList`.
       public var productList: AnyCasePath<Action, ProductList.Action> {
-        .init(Action.productList) { if case let .productList(v) = $0 { v } else { nil } }
+        .init(Action.productList) { if case .productList(let v) = $0 { v } else { nil } }
       }
       /// `.task`.
       public var task: AnyCasePath<Action, Void> {
@@ -90,7 +90,7 @@ public struct Shop: Reducer, Sendable {
         state.cart = nil
         return .none
 
-      case let .cart(.presented(.items(.element(id, .deleteButtonTapped)))):
+      case .cart(.presented(.items(.element(let id, .deleteButtonTapped)))):
         state.productList.products[id: id]?.addToCart.count = 0
         return .none
 

@@ -1,9 +1,10 @@
+import Architecture
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import Architecture
 
 /// One to-do of TCA's classic Todos example.
 ///
@@ -44,7 +45,7 @@ public struct Todo: Reducer, Sendable {
     public struct AllCasePaths: Sendable {
       /// `.setDescription`.
       public var setDescription: AnyCasePath<Action, String> {
-        .init(Action.setDescription) { if case let .setDescription(v) = $0 { v } else { nil } }
+        .init(Action.setDescription) { if case .setDescription(let v) = $0 { v } else { nil } }
       }
       /// `.toggleCompleted`.
       public var toggleCompleted: AnyCasePath<Action, Void> {
@@ -62,7 +63,7 @@ public struct Todo: Reducer, Sendable {
   /// Applies a to-do action.
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
-    case let .setDescription(description):
+    case .setDescription(let description):
       state.description = description
     case .toggleCompleted:
       state.isComplete.toggle()

@@ -43,7 +43,8 @@ public struct Todos: Reducer, Sendable {
     public static let demo = State(
       todos: [
         Todo.State(
-          description: "Read the protocol", id: UUID(uuidString: "5EED0000-0000-0000-0000-000000000001")!,
+          description: "Read the protocol",
+          id: UUID(uuidString: "5EED0000-0000-0000-0000-000000000001")!,
           isComplete: true),
         Todo.State(
           description: "Subscribe to the counter",
@@ -86,15 +87,15 @@ public struct Todos: Reducer, Sendable {
       }
       /// `.delete`.
       public var delete: AnyCasePath<Action, IndexSet> {
-        .init(Action.delete) { if case let .delete(v) = $0 { v } else { nil } }
+        .init(Action.delete) { if case .delete(let v) = $0 { v } else { nil } }
       }
       /// `.filterPicked`.
       public var filterPicked: AnyCasePath<Action, Filter> {
-        .init(Action.filterPicked) { if case let .filterPicked(v) = $0 { v } else { nil } }
+        .init(Action.filterPicked) { if case .filterPicked(let v) = $0 { v } else { nil } }
       }
       /// `.todos`; `\.todos[id: id]` reaches one to-do's actions.
       public var todos: AnyCasePath<Action, IdentifiedActionOf<Todo>> {
-        .init(Action.todos) { if case let .todos(v) = $0 { v } else { nil } }
+        .init(Action.todos) { if case .todos(let v) = $0 { v } else { nil } }
       }
     }
 
@@ -120,7 +121,7 @@ public struct Todos: Reducer, Sendable {
         state.todos.removeAll(where: \.isComplete)
         return .none
 
-      case let .delete(offsets):
+      case .delete(let offsets):
         let filteredTodos = state.filteredTodos
         for offset in offsets {
           guard filteredTodos.indices.contains(offset) else {
@@ -133,7 +134,7 @@ public struct Todos: Reducer, Sendable {
         }
         return .none
 
-      case let .filterPicked(filter):
+      case .filterPicked(let filter):
         state.filter = filter
         return .none
 

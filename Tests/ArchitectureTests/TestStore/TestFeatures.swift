@@ -44,13 +44,13 @@ struct TestStoreFeature: Reducer {
 
     struct AllCasePaths {
       var fetched: AnyCasePath<Action, String> {
-        .init(Action.fetched) { if case let .fetched(v) = $0 { v } else { nil } }
+        .init(Action.fetched) { if case .fetched(let v) = $0 { v } else { nil } }
       }
       var item: AnyCasePath<Action, IdentifiedActionOf<Item>> {
-        .init(Action.item) { if case let .item(v) = $0 { v } else { nil } }
+        .init(Action.item) { if case .item(let v) = $0 { v } else { nil } }
       }
       var response: AnyCasePath<Action, Int> {
-        .init(Action.response) { if case let .response(v) = $0 { v } else { nil } }
+        .init(Action.response) { if case .response(let v) = $0 { v } else { nil } }
       }
       var tick: AnyCasePath<Action, Void> {
         .init(.tick) { if case .tick = $0 { true } else { false } }
@@ -80,7 +80,7 @@ struct TestStoreFeature: Reducer {
         } catch: { error, send in
           await send(.fetched("error: \(error)"))
         }
-      case let .fetched(message):
+      case .fetched(let message):
         state.message = message
         return .none
       case .increment:
@@ -94,7 +94,7 @@ struct TestStoreFeature: Reducer {
         }
       case .noop:
         return .none
-      case let .response(value):
+      case .response(let value):
         state.count = value
         return .none
       case .sendTwo:

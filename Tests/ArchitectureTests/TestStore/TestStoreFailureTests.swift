@@ -228,7 +228,8 @@ import Testing
   @Test func finishTimesOut() async {
     let sendLine = TestStoreIssueLine()
     await expectTestStoreIssue(
-      { """
+      {
+        """
         Expected effects to finish, but there are still effects in-flight after 0.05 seconds:
 
           • TestStoreFeature.Action.neverEnding sent at ArchitectureTests/TestStoreFailureTests.swift:\(sendLine.value)
@@ -240,7 +241,8 @@ import Testing
 
         If you are not yet using a clock, or can not use a clock, try increasing the duration of \
         this assertion's "timeout".
-        """ },
+        """
+      },
     ) { line in
       let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       sendLine.next()
@@ -253,7 +255,8 @@ import Testing
 
   @Test func testStoreTaskFinishTimesOut() async {
     await expectTestStoreIssue(
-      "Expected task to finish, but it is still in-flight after 0.05 seconds.") { line in
+      "Expected task to finish, but it is still in-flight after 0.05 seconds."
+    ) { line in
       let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       let task = await store.send(.neverEnding)
       line.next()
@@ -335,7 +338,8 @@ import Testing
 
   @Test func nonExhaustiveReceiveFailsWhenNothingMatches() async {
     await expectTestStoreIssue(
-      "Expected to receive an action matching case path, but didn't get one.") { line in
+      "Expected to receive an action matching case path, but didn't get one."
+    ) { line in
       let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       store.exhaustivity = .off
       await store.send(.sendTwo)
