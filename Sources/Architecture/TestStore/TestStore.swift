@@ -170,7 +170,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
           "Skipped receiving \(_TestStoreMessages.dump(received.map(\.action)))")
       }
       for effect in running {
-        effect.location.reportNote("Skipped assertions: an effect of this action was still running.")
+        effect.location.reportNote(
+          "Skipped assertions: an effect of this action was still running.")
       }
     }
     self.runtime.forget(running)
@@ -225,7 +226,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
         location.reportIssue(_TestStoreMessages.noStateChange)
       }
 
-    case let .off(showSkippedAssertions):
+    case .off(let showSkippedAssertions):
       guard let expected = expectation(from: actual) else { return }
       if expected != actual {
         reportMismatch(expected)
