@@ -20,6 +20,10 @@ case .help:
 case .version:
   print("storehost 1.0")
 case .serve(let app, let configuration):
+  // SIGTERM/SIGINT are caught from the start, so one that arrives while the host is still
+  // starting is not fatal: it is answered by a clean shutdown as soon as the host is up.
+  let (terminations, requestTermination) = AsyncStream<Void>.makeStream()
+  let signals = Signals.onTermination { requestTermination.yield() }
   let host: StoreHost<AppFeature.State, AppFeature.Action>
   do {
     host = try await ExampleApp.start(app, configuration: configuration)
@@ -27,13 +31,11 @@ case .serve(let app, let configuration):
     Terminal.writeError("storehost: \(error.message)\n")
     exit(ExitCode.failure.rawValue)
   }
-  // SIGTERM/SIGINT: say bye to every client, remove the socket file, exit 0.
-  let signals = Signals.onTermination {
-    Task {
-      await host.shutdown(reason: "shutdown")
-    }
+  for await _ in terminations {
+    // Say bye to every client, remove the socket file, exit 0.
+    await host.shutdown(reason: "shutdown")
+    break
   }
-  await host.waitUntilStopped()
   withExtendedLifetime(signals) {}
 }
 exit(ExitCode.success.rawValue)
