@@ -20,11 +20,13 @@ func runJSONBenchmarks() {
     document.serialize(into: &output)
     blackHole(output)
   }
-  Benchmark.reportThroughput("serialize \(size) document, reused buffer", bytes: bytes.count, serialize)
+  Benchmark.reportThroughput(
+    "serialize \(size) document, reused buffer", bytes: bytes.count, serialize)
   let serializeFresh = Benchmark.measure(iterations: 20) {
     blackHole(document.serialized())
   }
-  Benchmark.reportThroughput("serialize \(size) document, serialized()", bytes: bytes.count, serializeFresh)
+  Benchmark.reportThroughput(
+    "serialize \(size) document, serialized()", bytes: bytes.count, serializeFresh)
 
   let message = Array(JSONBenchmarkData.message.utf8)
   let parseMessage = Benchmark.measure(iterations: 200_000) {

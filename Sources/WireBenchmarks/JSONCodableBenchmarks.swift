@@ -27,7 +27,9 @@ func runJSONCodableBenchmarks() {
   let foundationDecoder = JSONDecoder()
   let iterations = 100_000
 
-  for (name, value) in [("{\"incrementButtonTapped\":{}}", action), ("{\"set\":{\"_0\":42}}", setAction)] {
+  for (name, value) in [
+    ("{\"incrementButtonTapped\":{}}", action), ("{\"set\":{\"_0\":42}}", setAction),
+  ] {
     let bytes = try! encoder.encode(value).serialized()
     let encode = Benchmark.measure(iterations: iterations) {
       blackHole(try! encoder.encode(value).serialized())
@@ -49,7 +51,8 @@ func runJSONCodableBenchmarks() {
   }
 
   let todos = (0..<10_000).map {
-    BenchmarkTodo(id: $0, title: "Todo number \($0)", isComplete: $0 % 3 == 0, priority: Double($0) / 8)
+    BenchmarkTodo(
+      id: $0, title: "Todo number \($0)", isComplete: $0 % 3 == 0, priority: Double($0) / 8)
   }
   let bulk = Benchmark.measure(iterations: 5) {
     blackHole(try! encoder.encode(todos).serialized())
