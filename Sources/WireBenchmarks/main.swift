@@ -3,7 +3,7 @@
 // other parts of Wire can add their own `run…Benchmarks()` here.
 
 let sections: [(name: String, run: () -> Void)] = [
-  ("json", runJSONBenchmarks),
+  ("json", runJSONBenchmarks)
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
