@@ -125,7 +125,8 @@ actor TestHost {
       peer.report.frameError = error
       peer.report.bufferedAtError = peer.decoder.bufferedByteCount
       peer.connection.withOutboundBuffer {
-        HostMessage.error(id: nil, code: error.code, message: error.description).encodeFrame(into: &$0)
+        HostMessage.error(id: nil, code: error.code, message: error.description).encodeFrame(
+          into: &$0)
       }
       peer.connection.close()
     }
