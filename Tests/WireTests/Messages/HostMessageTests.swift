@@ -50,6 +50,11 @@ import Testing
       #"{"type":"unsubscribed","sub":5,"reason":"scope_gone"}"#
     ),
     (.ack(id: 2, rev: 42), #"{"type":"ack","id":2,"rev":42}"#),
+    (
+      .ack(id: Int64.min, rev: Int64.max),
+      #"{"type":"ack","id":-9223372036854775808,"rev":9223372036854775807}"#
+    ),
+    (.ok(id: 0), #"{"type":"ok","id":0}"#),
     (.ok(id: 9), #"{"type":"ok","id":9}"#),
     (.pong(id: -1), #"{"type":"pong","id":-1}"#),
     (
