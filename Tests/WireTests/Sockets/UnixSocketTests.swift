@@ -69,7 +69,8 @@ import Testing
     try await client.send(Array("{}".utf8))
     #expect(await eventually { await host.totalFrames == 1 })
     // 1,000 frames written one `write` at a time within one loop iteration…
-    let before = await host.writeManySmallFrames(1000, peer: 0)
+    let (before, afterWrites) = await host.writeManySmallFrames(1000, peer: 0)
+    #expect(afterWrites == before, "writes must wait for the end of the loop iteration")
     let received = try await collect(1000, from: client)
     #expect(received.count == 1000)
     #expect(received.last == Array("{\"n\":999}".utf8))
