@@ -10,7 +10,8 @@ enum JSONByteWriter {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: keyLength + 20) { scratch in
       let base = scratch.baseAddress!
       base.initialize(from: key.utf8Start, count: keyLength)
-      let digits = Self.formatInteger(value, into: UnsafeMutableBufferPointer(rebasing: scratch[keyLength...]))
+      let digits = Self.formatInteger(
+        value, into: UnsafeMutableBufferPointer(rebasing: scratch[keyLength...]))
       out.append(contentsOf: UnsafeBufferPointer(start: base, count: keyLength + digits))
     }
   }
@@ -44,7 +45,8 @@ enum JSONByteWriter {
 
   /// Writes the decimal form of `value` at the start of `scratch` (20 bytes at least: a sign
   /// and the 19 digits of `Int64.min`); returns the number of bytes written.
-  static func formatInteger(_ value: Int64, into scratch: UnsafeMutableBufferPointer<UInt8>) -> Int {
+  static func formatInteger(_ value: Int64, into scratch: UnsafeMutableBufferPointer<UInt8>) -> Int
+  {
     var magnitude = value.magnitude
     var digits = 0
     repeat {

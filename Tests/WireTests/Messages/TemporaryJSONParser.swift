@@ -25,7 +25,9 @@ enum TemporaryJSONParser {
     var index = 0
 
     mutating func skipWhitespace() {
-      while self.index < self.bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(self.bytes[self.index]) {
+      while self.index < self.bytes.count,
+        [0x20, 0x09, 0x0A, 0x0D].contains(self.bytes[self.index])
+      {
         self.index += 1
       }
     }
@@ -105,7 +107,8 @@ enum TemporaryJSONParser {
       while self.index < self.bytes.count {
         let byte = self.bytes[self.index]
         if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") {
-        } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+        } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e")
+          || byte == UInt8(ascii: "E")
           || byte == UInt8(ascii: "+")
         {
           isInteger = false
@@ -122,8 +125,9 @@ enum TemporaryJSONParser {
 
     mutating func hex4() throws -> UInt32 {
       guard self.index + 4 <= self.bytes.count,
-        let value = UInt32(String(decoding: self.bytes[self.index..<self.index + 4], as: UTF8.self),
-                           radix: 16)
+        let value = UInt32(
+          String(decoding: self.bytes[self.index..<self.index + 4], as: UTF8.self),
+          radix: 16)
       else { throw Failure(offset: self.index) }
       self.index += 4
       return value
