@@ -8,7 +8,7 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
   decoder.append(bytes)
   let frame = try #require(try decoder.nextFrame())
   #expect(decoder.bufferedByteCount == 0)
-  return (String(decoding: frame, as: UTF8.self), try TemporaryJSONParser.parse(frame))
+  return (String(decoding: frame, as: UTF8.self), try JSON(parsing: frame))
 }
 
 @Suite struct ClientMessageTests {
@@ -37,7 +37,7 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
 
   @Test(arguments: ClientMessageTests.cases)
   func encodesAndDecodes(message: ClientMessage, text: String) throws {
-    let expected = try TemporaryJSONParser.parse(text)
+    let expected = try JSON(parsing: text)
     #expect(message.json == expected)
     #expect(try ClientMessage(json: expected) == message)
     var out: [UInt8] = []
@@ -48,7 +48,7 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
   }
 
   @Test func ignoresUnknownMembers() throws {
-    let json = try TemporaryJSONParser.parse(
+    let json = try JSON(parsing: 
       #"{"type":"get","id":1,"scope":"counter","future":[1,2],"x":null}"#)
     #expect(try ClientMessage(json: json) == .get(id: 1, scope: "counter"))
   }
@@ -64,16 +64,16 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
       #"{"type":"hello","protocol":1.5,"client":7}"#, #"{"type":"hello","protocol":null}"#,
     ] {
       #expect(
-        try ClientMessage(json: TemporaryJSONParser.parse(text))
+        try ClientMessage(json: JSON(parsing: text))
           == .hello(protocol: nil, client: nil))
     }
     #expect(
-      try ClientMessage(json: TemporaryJSONParser.parse(#"{"type":"hello","protocol":2}"#))
+      try ClientMessage(json: JSON(parsing: #"{"type":"hello","protocol":2}"#))
         == .hello(protocol: 2, client: nil))
   }
 
   @Test func sendWithNullIdIsFireAndForget() throws {
-    let json = try TemporaryJSONParser.parse(
+    let json = try JSON(parsing: 
       #"{"type":"send","id":null,"scope":"a","action":null}"#)
     #expect(try ClientMessage(json: json) == .send(id: nil, scope: "a", action: .null))
   }
@@ -139,12 +139,12 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
 
   @Test(arguments: ClientMessageTests.errors)
   func rejectsMalformedMessages(text: String, error: MessageError) throws {
-    let json = try TemporaryJSONParser.parse(text)
+    let json = try JSON(parsing: text)
     #expect(throws: error) { try ClientMessage(json: json) }
   }
 
   @Test func errorReplyEchoesTheRequestId() throws {
-    let json = try TemporaryJSONParser.parse(#"{"type":"get","id":41}"#)
+    let json = try JSON(parsing: #"{"type":"get","id":41}"#)
     do {
       _ = try ClientMessage(json: json)
       Issue.record("expected an error")

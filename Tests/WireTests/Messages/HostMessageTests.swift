@@ -70,7 +70,7 @@ import Testing
 
   @Test(arguments: HostMessageTests.cases)
   func encodesAndDecodes(message: HostMessage, text: String) throws {
-    let expected = try TemporaryJSONParser.parse(text)
+    let expected = try JSON(parsing: text)
     #expect(message.json == expected)
     #expect(try HostMessage(json: expected) == message)
     var out: [UInt8] = [0xEE]
@@ -143,12 +143,12 @@ import Testing
 
   @Test(arguments: HostMessageTests.errors)
   func rejectsMalformedMessages(text: String, error: MessageError) throws {
-    let json = try TemporaryJSONParser.parse(text)
+    let json = try JSON(parsing: text)
     #expect(throws: error) { try HostMessage(json: json) }
   }
 
   @Test func ignoresUnknownMembers() throws {
-    let json = try TemporaryJSONParser.parse(#"{"type":"bye","reason":"shutdown","until":"later"}"#)
+    let json = try JSON(parsing: #"{"type":"bye","reason":"shutdown","until":"later"}"#)
     #expect(try HostMessage(json: json) == .bye(reason: "shutdown"))
   }
 }

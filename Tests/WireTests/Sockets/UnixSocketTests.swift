@@ -118,7 +118,7 @@ import Testing
     #expect(report.bufferedAtError == 0)
     #expect(report.frames.isEmpty)
     #expect(frames.count == 1)
-    let reply = try HostMessage(json: TemporaryJSONParser.parse(frames[0]))
+    let reply = try HostMessage(json: JSON(parsing: frames[0]))
     guard case .error(nil, .frameTooLarge, let message) = reply else {
       Issue.record("unexpected reply \(reply)")
       return
