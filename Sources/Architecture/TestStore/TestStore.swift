@@ -56,7 +56,9 @@
 ///
 /// ## Isolation
 ///
-/// A test store is not `Sendable`: create and use it in one test. Its async methods run on the
+/// `State` must be `Equatable` (to compare expectations) and `Sendable`, and `Action`
+/// `Sendable`, since both cross from the store's actor to the test. A test store is not
+/// `Sendable`: create and use it in one test. Its async methods run on the
 /// caller's isolation (`nonisolated(nonsending)`), so it works from `@MainActor` tests and from
 /// nonisolated ones alike. The feature runs in a real ``Store`` (an actor), exactly as in the
 /// app.

@@ -302,6 +302,24 @@ import Testing
     }
   }
 
+  @Test func dependencyWithoutTestValueFailsTheTest() async {
+    await expectTestStoreIssue(
+      "@Dependency(LiveOnlyKey) has no test implementation and was accessed in a test context;"
+        + " its live value is used. Override it with withDependencies or give the key a"
+        + " testValue."
+    ) { line in
+      let store = TestStore(initialState: 0) {
+        Reduce<Int, Bool> { state, _ in
+          @Dependency(\.liveOnly) var liveOnly
+          state = liveOnly
+          return .none
+        }
+      }
+      line.next()
+      await store.send(true) { $0 = 42 }
+    }
+  }
+
   @Test func unhandledEffectErrorFailsTheTestAtItsSend() async {
     await expectTestStoreIssue(
       prefix: "An \"Effect.run\" returned from ArchitectureTests/TestFeatures.swift:",
@@ -347,6 +365,14 @@ import Testing
       await store.receive(\.fetched)
     }
   }
+}
+
+private enum LiveOnlyKey: DependencyKey {
+  static let liveValue = 42
+}
+
+extension DependencyValues {
+  fileprivate var liveOnly: Int { self[LiveOnlyKey.self] }
 }
 
 /// The line where a test expects an issue, marked from inside the test body.

@@ -96,6 +96,19 @@ import Testing
     await store.send(.stopTimer)
   }
 
+  @Test func receiveWaitsForSlowEffects() async {
+    let store = TestStore(initialState: TestStoreFeature.State()) {
+      TestStoreFeature()
+    } withDependencies: {
+      $0.fetchMessage = {
+        try await Task.sleep(for: .milliseconds(100))
+        return "slow"
+      }
+    }
+    await store.send(.fetch)
+    await store.receive(.fetched("slow"), timeout: .seconds(5)) { $0.message = "slow" }
+  }
+
   @Test func finishWaitsForEffects() async {
     let store = TestStore(initialState: TestStoreFeature.State()) {
       TestStoreFeature()
