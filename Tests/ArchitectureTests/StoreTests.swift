@@ -76,15 +76,18 @@ import Testing
   @Test func stateChangesStartWithTheCurrentStateAndSkipEqualStates() async {
     let store = makeStore(Parent.State(), Parent())
     let child = await store.scope(state: \.counter, action: \.counter)
+    let seen = Locked<[Int]>([])
     let observer = Task { () -> [Int] in
-      var seen: [Int] = []
       for await state in child.stateChanges() {
-        seen.append(state.count)
-        if seen.count == 2 { break }
+        let count = seen.withLock {
+          $0.append(state.count)
+          return $0.count
+        }
+        if count == 2 { break }
       }
-      return seen
+      return seen.value
     }
-    await _settle(5)
+    #expect(await eventually { seen.value == [0] })
     // The parent's log changes but the child's state does not: no element for these.
     for _ in 0..<3 {
       await child.send(.noop)
@@ -103,15 +106,18 @@ import Testing
       }
     }
     let store = Store(initialState: Box()) { Feature() }
+    let seen = Locked<[Int]>([])
     let observer = Task { () -> [Int] in
-      var seen: [Int] = []
       for await state in store.stateChanges() {
-        seen.append(state.value)
-        if seen.count == 2 { break }
+        let count = seen.withLock {
+          $0.append(state.value)
+          return $0.count
+        }
+        if count == 2 { break }
       }
-      return seen
+      return seen.value
     }
-    await _settle(5)
+    #expect(await eventually { seen.value == [0] })
     await store.send(0)
     #expect(await observer.value == [0, 0])
   }
@@ -168,12 +174,12 @@ import Testing
 
   @Test func synchronousObserversSeeEveryActionIncludingEffectActions() async {
     let store = makeStore(Effects.State(), Effects())
-    let counts = Mutex<[Int]>([])
+    let counts = Locked<[Int]>([])
     let id = await store.observe { state in counts.withLock { $0.append(state.log.count) } }
     await store.send(.runMany(3)).finish()
-    #expect(counts.withLock { $0 } == [0, 1, 2, 3])
+    #expect(counts.value == [0, 1, 2, 3])
     await store.removeObserver(id)
     await store.send(.record("x"))
-    #expect(counts.withLock { $0 }.count == 4)
+    #expect(counts.value.count == 4)
   }
 }
