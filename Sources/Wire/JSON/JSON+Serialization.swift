@@ -18,25 +18,28 @@ extension JSON {
   ///
   /// - Parameter buffer: The buffer to append to.
   public func serialize(into buffer: inout [UInt8]) {
-    var writer = JSONWriter(capacity: 256)
-    writer.write(self)
-    writer.append(to: &buffer)
+    JSONWriter.withWriter { writer in
+      writer.write(self)
+      writer.append(to: &buffer)
+    }
   }
 
   /// The compact JSON text of this value as UTF-8 bytes.
   ///
   /// - Returns: The bytes that ``serialize(into:)`` would append to an empty buffer.
   public func serialized() -> [UInt8] {
-    var writer = JSONWriter(capacity: 256)
-    writer.write(self)
-    return writer.bytes()
+    JSONWriter.withWriter { writer in
+      writer.write(self)
+      return writer.bytes()
+    }
   }
 
   /// The compact JSON text of this value, e.g. `{"count":3}`.
   public var compactString: String {
-    var writer = JSONWriter(capacity: 256)
-    writer.write(self)
-    return writer.string()
+    JSONWriter.withWriter { writer in
+      writer.write(self)
+      return writer.string()
+    }
   }
 
   /// Human-readable JSON text: one member or element per line, indented by two spaces, with
@@ -54,9 +57,10 @@ extension JSON {
   ///
   /// - Returns: The text, without a trailing newline.
   public func prettyPrinted() -> String {
-    var writer = JSONWriter(capacity: 256)
-    writer.writePretty(self, indent: 0)
-    return writer.string()
+    JSONWriter.withWriter { writer in
+      writer.writePretty(self, indent: 0)
+      return writer.string()
+    }
   }
 }
 

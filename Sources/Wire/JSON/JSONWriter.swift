@@ -7,12 +7,25 @@ struct JSONWriter: ~Copyable {
   /// ``SmallString/isAvailable``, read once per writer.
   private let smallStrings = SmallString.isAvailable
 
-  init(capacity: Int) {
-    self.capacity = Swift.max(capacity, 64)
-    self.base = .allocate(capacity: self.capacity)
+  /// Whether `base` came from `allocate` (and not from the caller's temporary memory).
+  private var ownsBase = false
+
+  /// A writer that starts in `capacity` bytes of caller-owned memory at `initialBuffer`,
+  /// which must outlive it, and moves to the heap if it needs more.
+  init(initialBuffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
+    self.base = initialBuffer
+    self.capacity = capacity
   }
 
-  deinit { self.base.deallocate() }
+  deinit { if self.ownsBase { self.base.deallocate() } }
+
+  /// Runs `body` with a writer whose first kilobyte lives on the stack.
+  static func withWriter<R>(_ body: (inout JSONWriter) -> R) -> R {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { buffer in
+      var writer = JSONWriter(initialBuffer: buffer.baseAddress.unsafelyUnwrapped, capacity: 1024)
+      return body(&writer)
+    }
+  }
 
   /// Appends what was written to `buffer`.
   func append(to buffer: inout [UInt8]) {
@@ -21,10 +34,10 @@ struct JSONWriter: ~Copyable {
 
   /// What was written, as a new array.
   func bytes() -> [UInt8] {
-    [UInt8](unsafeUninitializedCapacity: self.count) { buffer, initialized in
-      buffer.baseAddress.unsafelyUnwrapped.initialize(from: self.base, count: self.count)
-      initialized = self.count
-    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(self.count)
+    self.append(to: &bytes)
+    return bytes
   }
 
   /// What was written, as a string (always valid UTF-8).
@@ -44,7 +57,8 @@ struct JSONWriter: ~Copyable {
     let newCapacity = Swift.max(self.capacity * 2, self.count + extra)
     let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
     newBase.initialize(from: self.base, count: self.count)
-    self.base.deallocate()
+    if self.ownsBase { self.base.deallocate() }
+    self.ownsBase = true
     self.base = newBase
     self.capacity = newCapacity
   }

@@ -1,13 +1,13 @@
 // Navigation by pointer tokens, for reading and for in-place mutation.
 //
-// Mutation goes through `withValue(at:)`, which hands the addressed value to a closure as
+// Mutation goes through `withValue(atPointerTokens:)`, which hands the addressed value to a closure as
 // `inout` while every container on the way holds no other reference to it, so that changing
 // an element of a 100,000-element array copies nothing but the path. Only the public surface
 // of `JSON` and `JSONObject` is used: their storage belongs to the JSON module's owner.
 
 extension JSON {
   /// The value that `path` names inside this one.
-  func value(at path: [String]) throws(JSONPatchError) -> JSON {
+  func value(atPointerTokens path: [String]) throws(JSONPatchError) -> JSON {
     var current = self
     for depth in path.indices {
       let token = path[depth]
@@ -18,7 +18,8 @@ extension JSON {
         }
         current = member
       case .array(let array):
-        current = array[try Self.existingIndex(token, count: array.count, path: path, depth: depth)]
+        current =
+          array[try Self.existingArrayIndex(token, count: array.count, path: path, depth: depth)]
       default:
         throw JSONPatchError(.notAContainer(JSONPointer(tokens: Array(path[...depth]))))
       }
@@ -34,13 +35,13 @@ extension JSON {
   ///   - body: Changes the addressed value. If it throws, the document keeps whatever `body`
   ///     did before throwing.
   mutating func withValue<R>(
-    at path: [String],
+    atPointerTokens path: [String],
     depth: Int = 0,
     _ body: (inout JSON) throws(JSONPatchError) -> R
   ) throws(JSONPatchError) -> R {
     guard depth < path.count else { return try body(&self) }
     let token = path[depth]
-    if var object = self.takeObject() {
+    if var object = self.takeObjectForMutation() {
       defer { self = .object(object) }
       guard var member = object[token] else {
         throw JSONPatchError(.noValue(JSONPointer(tokens: Array(path[...depth]))))
@@ -48,12 +49,12 @@ extension JSON {
       // Leave the object no reference to `member`, so that `member` owns its storage alone.
       object[token] = .null
       defer { object[token] = member }
-      return try member.withValue(at: path, depth: depth + 1, body)
+      return try member.withValue(atPointerTokens: path, depth: depth + 1, body)
     }
-    if var array = self.takeArray() {
+    if var array = self.takeArrayForMutation() {
       defer { self = .array(array) }
-      let index = try Self.existingIndex(token, count: array.count, path: path, depth: depth)
-      return try array[index].withValue(at: path, depth: depth + 1, body)
+      let index = try Self.existingArrayIndex(token, count: array.count, path: path, depth: depth)
+      return try array[index].withValue(atPointerTokens: path, depth: depth + 1, body)
     }
     throw JSONPatchError(.notAContainer(JSONPointer(tokens: Array(path[...depth]))))
   }
@@ -63,15 +64,15 @@ extension JSON {
   ///
   /// Matching with `switch self { case .object(var o): ... }` is not enough: an unoptimised
   /// build keeps a copy of the switch subject alive for the whole case body.
-  mutating func takeObject() -> JSONObject? {
+  mutating func takeObjectForMutation() -> JSONObject? {
     guard case .object(let object) = self else { return nil }
     self = .null
     return object
   }
 
-  /// Moves the elements out of an array, leaving `.null` (see ``takeObject()``); `nil` if not
+  /// Moves the elements out of an array, leaving `.null` (see ``takeObjectForMutation()``); `nil` if not
   /// an array.
-  mutating func takeArray() -> [JSON]? {
+  mutating func takeArrayForMutation() -> [JSON]? {
     guard case .array(let array) = self else { return nil }
     self = .null
     return array
@@ -79,7 +80,7 @@ extension JSON {
 
   /// The index that `path[depth]` denotes when it must name an existing element of an array
   /// of `count` elements.
-  static func existingIndex(
+  static func existingArrayIndex(
     _ token: String,
     count: Int,
     path: [String],

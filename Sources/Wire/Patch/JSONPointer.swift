@@ -95,7 +95,7 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
   /// - Returns: The value at this location.
   /// - Throws: A ``JSONPatchError`` if some token names no member or element.
   public func evaluate(in document: JSON) throws(JSONPatchError) -> JSON {
-    try document.value(at: self.tokens)
+    try document.value(atPointerTokens: self.tokens)
   }
 
   /// Whether `other` names a value strictly inside the one this pointer names.

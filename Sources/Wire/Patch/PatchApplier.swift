@@ -56,7 +56,8 @@ struct PatchApplier {
     case .remove(let path):
       _ = try self.remove(at: path.tokens, in: &document)
     case .replace(let path, let value):
-      let old = try document.withValue(at: path.tokens) { target throws(JSONPatchError) in
+      let old = try document.withValue(atPointerTokens: path.tokens) {
+        target throws(JSONPatchError) in
         let old = target
         target = value
         return old
@@ -64,7 +65,7 @@ struct PatchApplier {
       self.record(.restore(path.tokens, old))
     case .move(let from, let path):
       if from == path {
-        _ = try document.value(at: from.tokens)
+        _ = try document.value(atPointerTokens: from.tokens)
         return
       }
       if from.isProperPrefix(of: path) {
@@ -73,9 +74,9 @@ struct PatchApplier {
       let value = try self.remove(at: from.tokens, in: &document)
       try self.add(value, at: path.tokens, in: &document)
     case .copy(let from, let path):
-      try self.add(try document.value(at: from.tokens), at: path.tokens, in: &document)
+      try self.add(try document.value(atPointerTokens: from.tokens), at: path.tokens, in: &document)
     case .test(let path, let value):
-      guard try document.value(at: path.tokens) == value else {
+      guard try document.value(atPointerTokens: path.tokens) == value else {
         throw JSONPatchError(.testFailed(path))
       }
     }
@@ -100,14 +101,15 @@ struct PatchApplier {
       case addedMember
       case insertedElement(Int)
     }
-    let outcome = try document.withValue(at: parentPath) { parent throws(JSONPatchError) in
-      if var object = parent.takeObject() {
+    let outcome = try document.withValue(atPointerTokens: parentPath) {
+      parent throws(JSONPatchError) in
+      if var object = parent.takeObjectForMutation() {
         defer { parent = .object(object) }
         let old = object[last]
         object[last] = value
         return old.map(Outcome.replacedMember) ?? .addedMember
       }
-      guard var array = parent.takeArray() else {
+      guard var array = parent.takeArrayForMutation() else {
         throw JSONPatchError(.notAContainer(JSONPointer(tokens: path)))
       }
       defer { parent = .array(array) }
@@ -140,9 +142,9 @@ struct PatchApplier {
     guard let last = path.last else { throw JSONPatchError(.cannotRemoveRoot) }
     let parentPath = Array(path.dropLast())
     let recordsUndo = self.recordsUndo
-    let (removed, step) = try document.withValue(at: parentPath) {
+    let (removed, step) = try document.withValue(atPointerTokens: parentPath) {
       parent throws(JSONPatchError) -> (JSON, UndoStep?) in
-      if var object = parent.takeObject() {
+      if var object = parent.takeObjectForMutation() {
         defer { parent = .object(object) }
         let position = recordsUndo ? Self.position(of: last, in: object) : 0
         guard let removed = object.removeValue(forKey: last) else {
@@ -152,11 +154,11 @@ struct PatchApplier {
           parent: parentPath, key: last, position: position, value: removed)
         return (removed, recordsUndo ? step : nil)
       }
-      guard var array = parent.takeArray() else {
+      guard var array = parent.takeArrayForMutation() else {
         throw JSONPatchError(.notAContainer(JSONPointer(tokens: path)))
       }
       defer { parent = .array(array) }
-      let index = try JSON.existingIndex(
+      let index = try JSON.existingArrayIndex(
         last, count: array.count, path: path, depth: path.count - 1)
       let removed = array.remove(at: index)
       let step = UndoStep.insertElement(parent: parentPath, index: index, value: removed)
@@ -178,17 +180,19 @@ struct PatchApplier {
   private static func revert(_ step: UndoStep, in document: inout JSON) throws(JSONPatchError) {
     switch step {
     case .restore(let path, let value):
-      try document.withValue(at: path) { target throws(JSONPatchError) in target = value }
+      try document.withValue(atPointerTokens: path) { target throws(JSONPatchError) in
+        target = value
+      }
     case .delete(let path):
       let parentPath = Array(path.dropLast())
       let last = path.last ?? ""
-      try document.withValue(at: parentPath) { parent throws(JSONPatchError) in
-        if var object = parent.takeObject() {
+      try document.withValue(atPointerTokens: parentPath) { parent throws(JSONPatchError) in
+        if var object = parent.takeObjectForMutation() {
           object.removeValue(forKey: last)
           parent = .object(object)
-        } else if var array = parent.takeArray() {
+        } else if var array = parent.takeArrayForMutation() {
           defer { parent = .array(array) }
-          let index = try JSON.existingIndex(
+          let index = try JSON.existingArrayIndex(
             last, count: array.count, path: path, depth: path.count - 1)
           array.remove(at: index)
         } else {
@@ -196,16 +200,16 @@ struct PatchApplier {
         }
       }
     case .insertElement(let parentPath, let index, let value):
-      try document.withValue(at: parentPath) { parent throws(JSONPatchError) in
-        guard var array = parent.takeArray() else {
+      try document.withValue(atPointerTokens: parentPath) { parent throws(JSONPatchError) in
+        guard var array = parent.takeArrayForMutation() else {
           throw JSONPatchError(.notAContainer(JSONPointer(tokens: parentPath)))
         }
         array.insert(value, at: index)
         parent = .array(array)
       }
     case .insertMember(let parentPath, let key, let position, let value):
-      try document.withValue(at: parentPath) { parent throws(JSONPatchError) in
-        guard var object = parent.takeObject() else {
+      try document.withValue(atPointerTokens: parentPath) { parent throws(JSONPatchError) in
+        guard var object = parent.takeObjectForMutation() else {
           throw JSONPatchError(.notAContainer(JSONPointer(tokens: parentPath)))
         }
         if position >= object.count {

@@ -19,7 +19,7 @@ struct PatchDiffer {
 
   /// Appends the operations that turn `old` into `new` at the current location.
   mutating func diff(_ old: JSON, _ new: JSON) {
-    if JSON.isIdentical(old, new) { return }
+    if DiffEquality.identical(old, new) { return }
     switch (old, new) {
     case (.object(let old), .object(let new)):
       self.diffObjects(old, new)
@@ -97,8 +97,8 @@ struct PatchDiffer {
   private mutating func diffArrays(_ old: [JSON], _ new: [JSON]) {
     let (prefix, suffix) = old.withUnsafeBufferPointer { o in
       new.withUnsafeBufferPointer { n in
-        let prefix = JSON.commonPrefixCount(o, n, limit: min(o.count, n.count))
-        let suffix = JSON.commonSuffixCount(
+        let prefix = DiffEquality.commonPrefixCount(o, n, limit: min(o.count, n.count))
+        let suffix = DiffEquality.commonSuffixCount(
           o, n, limit: min(o.count, n.count) - prefix)
         return (prefix, suffix)
       }
@@ -207,7 +207,7 @@ struct PatchDiffer {
     let maxEdits = min(Self.maxAlignmentEdits, max(2, Self.maxAlignmentWork / total))
     let (oldBase, newBase) = (old.startIndex, new.startIndex)
     return SequenceAlignment.myers(oldCount: old.count, newCount: new.count, maxEdits: maxEdits) {
-      JSON.diffEqual(old[oldBase + $0], new[newBase + $1])
+      DiffEquality.equal(old[oldBase + $0], new[newBase + $1])
     }
   }
 }

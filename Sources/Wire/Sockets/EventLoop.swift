@@ -71,6 +71,7 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   private let totalBytesRead = Atomic<UInt64>(0)
   private let totalBytesWritten = Atomic<UInt64>(0)
   private let totalSendCalls = Atomic<UInt64>(0)
+  private let totalIterations = Atomic<UInt64>(0)
 
   // Loop-confined state.
   private var sources: [any EventSource] = []
@@ -210,6 +211,9 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   /// `send` system calls made for all connections of this loop (for tests of coalescing).
   var sendCalls: UInt64 { self.totalSendCalls.load(ordering: .relaxed) }
 
+  /// Loop iterations so far (for tests that the loop sleeps when idle).
+  var iterations: UInt64 { self.totalIterations.load(ordering: .relaxed) }
+
   func countRead(_ bytes: Int) {
     self.totalBytesRead.add(UInt64(bytes), ordering: .relaxed)
   }
@@ -303,6 +307,7 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
     self.loopThreadID.store(Posix.currentThreadID(), ordering: .releasing)
     var closingSources = true
     while true {
+      self.totalIterations.add(1, ordering: .relaxed)
       self.runDueTimers()
       let lifecycle = self.runQueuedWork()
       self.flushPendingWrites()

@@ -114,6 +114,10 @@ public final class UnixConnection: EventSource {
   /// The number of bytes queued and not yet accepted by the socket.
   public var outboundBytes: Int { self.outbound.count - self.outboundStart }
 
+  /// Whether the socket's buffer is full and queued output waits for the peer to read: the
+  /// peer is behind. ``onWritable`` is called when it has caught up.
+  public var isBackedUp: Bool { self.waitingForWritable && !self.connecting }
+
   /// Queues bytes for sending at the end of the loop iteration. Ignored once closed.
   ///
   /// - Parameter bytes: The bytes to send, copied into the outbound buffer.
@@ -193,6 +197,9 @@ public final class UnixConnection: EventSource {
         return
       case .failed(let code):
         self.loop.countSend(0)
+        // The peer is gone, but what it sent before leaving (a `bye`, an `error`) may still
+        // be unread: deliver it before reporting the failure.
+        if self.isReadingEnabled && !self.isInputClosed { self.readAvailable() }
         self.close(error: .system(code, "send"))
         return
       }

@@ -9,9 +9,10 @@
 // are the same value. The converse does not hold (bytes a case does not use may differ), which
 // only sends the comparison down the slower structural path.
 
-extension JSON {
+/// Equality of `JSON` values tuned for diffing; see the comment above.
+enum DiffEquality {
   /// Whether `a` and `b` have byte-identical representations, which implies they are equal.
-  static func isIdentical(_ a: JSON, _ b: JSON) -> Bool {
+  static func identical(_ a: JSON, _ b: JSON) -> Bool {
     withUnsafeBytes(of: a) { a in
       withUnsafeBytes(of: b) { b in
         Self.bytesEqual(a.baseAddress!, b.baseAddress!)
@@ -45,8 +46,8 @@ extension JSON {
   /// members regardless of order), but faster on the common shapes: shared storage is
   /// recognised without descending, and objects whose members are in the same order are
   /// compared in one pass instead of one lookup per member.
-  static func diffEqual(_ a: JSON, _ b: JSON) -> Bool {
-    if Self.isIdentical(a, b) { return true }
+  static func equal(_ a: JSON, _ b: JSON) -> Bool {
+    if Self.identical(a, b) { return true }
     switch a {
     case .array(let a):
       guard case .array(let b) = b, a.count == b.count else { return false }
@@ -57,7 +58,7 @@ extension JSON {
       }
     case .object(let a):
       guard case .object(let b) = b else { return false }
-      return Self.diffEqual(a, b)
+      return Self.equal(a, b)
     case .string(let a):
       guard case .string(let b) = b else { return false }
       return a == b
@@ -66,15 +67,15 @@ extension JSON {
     }
   }
 
-  private static func diffEqual(_ a: JSONObject, _ b: JSONObject) -> Bool {
+  private static func equal(_ a: JSONObject, _ b: JSONObject) -> Bool {
     guard a.count == b.count else { return false }
     var others = b.makeIterator()
     for member in a {
       guard let other = others.next() else { return false }
       if member.key == other.key {
-        guard Self.diffEqual(member.value, other.value) else { return false }
+        guard Self.equal(member.value, other.value) else { return false }
       } else {
-        guard let value = b[member.key], Self.diffEqual(member.value, value) else { return false }
+        guard let value = b[member.key], Self.equal(member.value, value) else { return false }
       }
     }
     return true
@@ -90,7 +91,7 @@ extension JSON {
     if pa == pb { return limit }
     var index = 0
     while index < limit {
-      if !Self.bytesEqual(pa + index, pb + index), !Self.diffEqual(a[index], b[index]) { break }
+      if !Self.bytesEqual(pa + index, pb + index), !Self.equal(a[index], b[index]) { break }
       index += 1
     }
     return index
@@ -107,7 +108,7 @@ extension JSON {
     var i = a.count - 1
     var j = b.count - 1
     while count < limit {
-      if !Self.bytesEqual(pa + i, pb + j), !Self.diffEqual(a[i], b[j]) { break }
+      if !Self.bytesEqual(pa + i, pb + j), !Self.equal(a[i], b[j]) { break }
       count += 1
       i -= 1
       j -= 1

@@ -1,0 +1,29 @@
+/// How a host listens and what it allows; every limit has a sane default.
+public struct HostConfiguration: Sendable {
+  /// The socket file's path.
+  public var socketPath: String
+  /// The socket file's permission bits (default `0o600`: only the owner may connect).
+  public var socketMode: UInt32 = 0o600
+  /// Whether processes of other users may connect (checked with the peer's credentials).
+  public var allowOtherUsers = false
+  /// The largest frame the host reads or writes (default 16 MiB).
+  public var maxFrameSize = 16 * 1024 * 1024
+  /// The most client connections served at once; one more is answered `overloaded`.
+  public var maxConnections = 1024
+  /// The most subscriptions one connection may hold.
+  public var maxSubscriptionsPerConnection = 256
+  /// Bytes of replies queued for a client above which the host stops reading its requests
+  /// until it drains. (Pushes are never queued behind unsent output: a client that is behind
+  /// gets one coalesced patch per subscription when it catches up.) Bounds memory per
+  /// connection.
+  public var outboundHighWaterMark = 1 << 20
+  /// The host's name and version, sent in `welcome`.
+  public var hostName = "storehost/1.0"
+  /// Where log lines go, and how much is logged.
+  public var logLevel: LogLevel = .info
+
+  /// A configuration for a socket path with every other setting at its default.
+  public init(socketPath: String) {
+    self.socketPath = socketPath
+  }
+}

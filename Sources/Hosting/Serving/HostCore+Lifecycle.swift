@@ -1,0 +1,102 @@
+import Architecture
+import Wire
+
+extension HostCore {
+  /// Binds the socket (replacing a stale file, refusing when a host is live) and accepts.
+  func startListening() throws(HostStartError) {
+    let path = configuration.socketPath
+    if UnixListener.isListenerAlive(path: path) {
+      throw HostStartError(
+        message: "another host is already listening on \(path); stop it first, or choose "
+          + "another path with --socket")
+    }
+    do {
+      listener = try UnixListener.listen(
+        path: path, mode: Int(configuration.socketMode), replaceStaleSocket: true, loop: loop
+      ) { [unowned self] connection in
+        // The listener calls back on the loop, the core's executor: the connection never
+        // leaves that thread, which the region checker cannot see through assumeIsolated.
+        nonisolated(unsafe) let connection = connection
+        self.assumeIsolated { core in core.accept(connection) }
+      }
+    } catch {
+      throw HostStartError(message: Self.explain(error, path: path))
+    }
+    log(.info, "listening on \(path) (mode \(String(configuration.socketMode, radix: 8)), app \(appName))")
+  }
+
+  private static func explain(_ error: SocketError, path: String) -> String {
+    switch error.code {
+    case .addressInUse:
+      "cannot listen on \(path): the path is in use by something that is not a stale socket; "
+        + "remove it or choose another path with --socket"
+    case .pathTooLong(let limit):
+      "cannot listen on \(path): a socket path may have at most \(limit) bytes; choose a "
+        + "shorter path with --socket"
+    case .noSuchFile:
+      "cannot listen on \(path): its directory does not exist"
+    case .permissionDenied:
+      "cannot listen on \(path): permission denied; choose a path in a directory you own"
+    default:
+      "cannot listen on \(path): \(error)"
+    }
+  }
+
+  private func accept(_ connection: UnixConnection) {
+    let credentials = connection.peerCredentials
+    guard
+      let admitted = accept(
+        channel: connection, processID: credentials?.pid ?? 0,
+        userID: credentials?.uid ?? Platform.userID)
+    else { return }
+    // Connection callbacks run on the loop, the core's executor, so they enter the core with
+    // no hop. They name the session by id: a closed session's late callbacks find nothing.
+    let id = admitted.id
+    connection.onRead = { [unowned self] bytes in
+      // The read buffer is only lent for this synchronous call on the loop thread.
+      nonisolated(unsafe) let bytes = bytes
+      self.assumeIsolated { core in core.didRead(session: id, bytes) }
+    }
+    connection.onWritable = { [unowned self] in
+      self.assumeIsolated { core in core.didDrain(session: id) }
+    }
+    connection.onClose = { [unowned self] error in
+      let reason = error.map { "\($0)" } ?? "closed by client"
+      self.assumeIsolated { core in core.didClose(session: id, reason: reason) }
+    }
+  }
+
+  /// Reduces an action sent by the host process itself.
+  func sendFromHost(_ action: Action) {
+    store.assumeIsolated { store in _ = store.send(action) }
+  }
+
+  /// The root state.
+  var rootState: State {
+    store.assumeIsolated { $0.state }
+  }
+
+  /// Says bye, stops listening and removes the socket file.
+  func stop(reason: String) {
+    guard !isStopped else { return }
+    shutdown(reason: reason)
+    listener?.close(removeSocketFile: true)
+    listener = nil
+    isStopped = true
+    log(.info, "stopped; removed \(configuration.socketPath)")
+    for waiter in stopWaiters { waiter.resume() }
+    stopWaiters.removeAll()
+  }
+
+  /// Suspends until ``stop(reason:)`` has run.
+  func waitUntilStopped() async {
+    if isStopped { return }
+    await withCheckedContinuation { stopWaiters.append($0) }
+  }
+}
+
+extension UnixConnection: ClientChannel {
+  func setReadingPaused(_ paused: Bool) {
+    isReadingEnabled = !paused
+  }
+}

@@ -1,0 +1,651 @@
+import Architecture
+import Synchronization
+import Wire
+
+/// The heart of a host: owns the root store's bookkeeping and every client session.
+///
+/// The core is an actor whose executor is the host's event loop, and the root ``Store`` runs on
+/// the same loop. A batch of frames read from a socket is therefore decoded, reduced and
+/// answered on the loop thread with no hop at all (`assumeIsolated`), and actions sent by
+/// effects reach the store as ordinary jobs on that same thread. Everything here runs one
+/// batch at a time, so actions from all connections and effects are reduced one at a time, in
+/// arrival order per connection.
+actor HostCore<State: Sendable, Action: Sendable> {
+  nonisolated let loop: EventLoop
+  nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+  let store: Store<State, Action>
+  let revision: RevisionCounter
+  let registry: ScopeRegistry<State, Action>
+  let configuration: HostConfiguration
+  let appName: String
+  let log: HostLogger
+
+  private var sessions: [Int: Session<State, Action>] = [:]
+  private var nextSessionID = 1
+  private var syncedRevision: Int64 = 0
+  private var isShuttingDown = false
+  var listener: UnixListener?
+  var isStopped = false
+  var stopWaiters: [CheckedContinuation<Void, Never>] = []
+
+  // Figures for `_host`.
+  private let startedAt = Platform.monotonicSeconds()
+  private var actionsFromClients: Int64 = 0
+  private var bytesIn: Int64 = 0
+  private var bytesOut: Int64 = 0
+  private var actionsPerSecond: Int64 = 0
+  private var revisionAtLastTick: Int64 = 0
+
+  init(
+    loop: EventLoop,
+    store: Store<State, Action>,
+    revision: RevisionCounter,
+    scopes: ScopeRegistry<State, Action>,
+    configuration: HostConfiguration,
+    appName: String
+  ) {
+    self.loop = loop
+    self.store = store
+    self.revision = revision
+    self.registry = scopes
+    self.configuration = configuration
+    self.appName = appName
+    self.log = HostLogger(level: configuration.logLevel)
+  }
+
+  var sessionCount: Int { sessions.count }
+
+  // MARK: - Connection events
+
+  /// Admits a new connection, or refuses it (answered, then closed) when over a limit or
+  /// from another user. Returns the session to route later events to.
+  func accept(
+    channel: any ClientChannel, processID: Int32, userID: UInt32
+  ) -> Session<State, Action>? {
+    let session = Session<State, Action>(
+      id: nextSessionID, channel: channel, processID: processID, userID: userID,
+      maxFrameSize: configuration.maxFrameSize)
+    nextSessionID += 1
+    if isShuttingDown {
+      refuse(session, HostMessage.bye(reason: "shutdown"), because: "host is shutting down")
+      return nil
+    }
+    if userID != Platform.userID && !configuration.allowOtherUsers {
+      refuse(
+        session,
+        .error(
+          id: nil, code: .forbidden,
+          message: "connections from uid \(userID) are not allowed; this host serves uid "
+            + "\(Platform.userID) only (start it with --allow-other-users to change that)"),
+        because: "peer uid \(userID) is another user")
+      return nil
+    }
+    if sessions.count >= configuration.maxConnections {
+      refuse(
+        session,
+        .error(
+          id: nil, code: .overloaded,
+          message: "the host already serves \(configuration.maxConnections) connections "
+            + "(its --max-connections limit); try again later"),
+        because: "connection limit \(configuration.maxConnections) reached")
+      return nil
+    }
+    sessions[session.id] = session
+    log(.info, "connect session=\(session.id) pid=\(processID) uid=\(userID)")
+    return session
+  }
+
+  private func refuse(_ session: Session<State, Action>, _ message: HostMessage, because: String) {
+    log(.warning, "refused pid=\(session.processID) uid=\(session.userID): \(because)")
+    message.encodeFrame(into: &session.output)
+    flush(session)
+    session.channel.close()
+  }
+
+  /// Forgets a closed connection and its subscriptions.
+  func didClose(session id: Int, reason: String) {
+    guard let session = sessions.removeValue(forKey: id) else { return }
+    session.phase = .closing
+    log(
+      .info,
+      "disconnect session=\(session.id) subscriptions=\(session.subscriptions.count) (\(reason))")
+    session.subscriptions.removeAll()
+  }
+
+  /// Handles every complete frame in `bytes`, then answers the whole batch in one write.
+  func didRead(session id: Int, _ bytes: UnsafeRawBufferPointer) {
+    guard let session = sessions[id], session.phase != .closing else { return }
+    bytesIn += Int64(bytes.count)
+    session.decoder.append(bytes)
+    let revisionBefore = revision.value
+    do {
+      while session.phase != .closing, let frame = try session.decoder.nextFrame() {
+        handle(frame: frame, from: session)
+      }
+    } catch {
+      switch error {
+      case .emptyFrame:
+        fail(session, code: .badFrame, id: nil, "a frame's length prefix is 0; frames carry a JSON object")
+      case .frameTooLarge(let length, let limit):
+        fail(
+          session, code: .frameTooLarge, id: nil,
+          "a frame announces \(length) bytes; this host accepts at most \(limit)")
+      }
+    }
+    finishBatch(session)
+    if revision.value != revisionBefore { scheduleSync() }
+  }
+
+  /// A backed-up client drained its queue: resume reading and send what it missed.
+  func didDrain(session id: Int) {
+    guard let session = sessions[id], session.phase == .open else { return }
+    if session.needsSync {
+      session.needsSync = false
+      syncPushes(session)
+      flush(session)
+    }
+    updateBackpressure(session)
+  }
+
+  // MARK: - Requests
+
+  private func handle(frame: ArraySlice<UInt8>, from session: Session<State, Action>) {
+    let json: JSON
+    do {
+      json = try JSON(parsing: frame)
+    } catch {
+      if session.phase == .awaitingHello {
+        fail(session, code: .helloRequired, id: nil, "the first frame must be a hello; it is not valid JSON")
+      } else if !isValidUTF8(frame) {
+        fail(session, code: .badFrame, id: nil, "the payload is not valid UTF-8")
+      } else {
+        reply(session, .error(id: nil, code: .badJSON, message: "the payload is not valid JSON: \(error)"))
+      }
+      return
+    }
+    guard case .object(let object) = json else {
+      if session.phase == .awaitingHello {
+        fail(session, code: .helloRequired, id: nil, "the first frame must be a hello object")
+      } else {
+        reply(session, .error(id: nil, code: .badJSON, message: "the top level of a frame must be a JSON object"))
+      }
+      return
+    }
+    if session.phase == .awaitingHello, object["type"] != .string("hello") {
+      let type: String
+      if case .string(let name)? = object["type"] { type = "'\(name)'" } else { type = "a frame without a string 'type'" }
+      fail(session, code: .helloRequired, id: nil, "the first frame must be a hello, not \(type)")
+      return
+    }
+    let message: ClientMessage
+    do {
+      message = try ClientMessage(json: json)
+    } catch {
+      log(.warning, "session=\(session.id) bad_message: \(error.message)")
+      if session.phase == .awaitingHello {
+        fail(session, code: error.code, id: error.id, error.message)
+      } else {
+        reply(session, .error(id: error.id, code: error.code, message: error.message))
+      }
+      return
+    }
+    switch message {
+    case .hello(let version, let client):
+      hello(session, version: version, client: client)
+    case .scopes(let id):
+      reply(session, .scopes(id: id, scopes: registry.listing))
+    case .get(let id, let scope):
+      get(session, id: id, scope: scope)
+    case .subscribe(let id, let scope):
+      subscribe(session, id: id, scope: scope)
+    case .unsubscribe(let id, let sub):
+      unsubscribe(session, id: id, sub: sub)
+    case .send(let id, let scope, let action):
+      send(session, id: id, scope: scope, action: action)
+    case .ping(let id):
+      reply(session, .pong(id: id))
+    }
+  }
+
+  private func hello(_ session: Session<State, Action>, version: Int64?, client: String?) {
+    guard session.phase == .awaitingHello else {
+      reply(session, .error(id: nil, code: .badMessage, message: "hello: the handshake is already done"))
+      return
+    }
+    guard let version else {
+      fail(session, code: .unsupportedProtocol, id: nil, "hello: missing integer member 'protocol'; this host speaks protocol 1")
+      return
+    }
+    guard version == 1 else {
+      fail(session, code: .unsupportedProtocol, id: nil, "hello: protocol \(version) is not supported; this host speaks protocol 1")
+      return
+    }
+    session.phase = .open
+    session.clientName = client
+    log(.debug, "hello session=\(session.id) client=\(client ?? "-")")
+    reply(
+      session,
+      .welcome(protocol: 1, host: configuration.hostName, app: appName, session: String(session.id)))
+  }
+
+  private enum Resolution {
+    case host
+    case scope(HostedScope<State, Action>, BoundScope<State, Action>, any ScopeState)
+  }
+
+  /// Looks a scope up for `get`/`subscribe`/`send`, answering the error when it fails.
+  private func resolve(
+    _ session: Session<State, Action>, id: Int64?, scope name: String, root: State
+  ) -> Resolution? {
+    switch registry.lookup(name) {
+    case .host:
+      return .host
+    case .unknown:
+      reply(session, .error(id: id, code: .unknownScope, message: "no scope matches '\(name)'; 'scopes' lists the patterns"))
+      return nil
+    case .unavailable(let scope):
+      reply(session, .error(id: id, code: .scopeUnavailable, message: "'\(name)' names no element of '\(scope.pattern)'"))
+      return nil
+    case .scope(let scope, let bound):
+      guard let state = bound.state(root) else {
+        reply(session, .error(id: id, code: .scopeUnavailable, message: "'\(name)' does not exist right now"))
+        return nil
+      }
+      return .scope(scope, bound, state)
+    }
+  }
+
+  private func get(_ session: Session<State, Action>, id: Int64, scope name: String) {
+    let root = currentState()
+    switch resolve(session, id: id, scope: name, root: root) {
+    case nil:
+      return
+    case .host:
+      reply(session, .state(id: id, scope: name, rev: revision.value, state: hostFiguresJSON()))
+    case .scope(_, _, let state)?:
+      guard let json = encode(state, session: session, id: id, scope: name) else { return }
+      reply(session, .state(id: id, scope: name, rev: revision.value, state: json))
+    }
+  }
+
+  private func subscribe(_ session: Session<State, Action>, id: Int64, scope name: String) {
+    guard session.subscriptions.count < configuration.maxSubscriptionsPerConnection else {
+      reply(
+        session,
+        .error(
+          id: id, code: .overloaded,
+          message: "this connection already holds \(session.subscriptions.count) subscriptions, "
+            + "the limit; unsubscribe from one first"))
+      return
+    }
+    let root = currentState()
+    let target: Subscription<State, Action>.Target
+    let state: any ScopeState
+    let json: JSON
+    switch resolve(session, id: id, scope: name, root: root) {
+    case nil:
+      return
+    case .host:
+      let figures = hostFigures()
+      target = .host
+      state = TypedScopeState(figures)
+      json = hostFiguresJSON(figures)
+    case .scope(_, let bound, let current)?:
+      guard let encoded = encode(current, session: session, id: id, scope: name) else { return }
+      target = .scope(bound)
+      state = current
+      json = encoded
+    }
+    // The snapshot must follow every push already owed to this connection, and every later
+    // patch for the new subscription must follow the snapshot.
+    releaseHeldReplies(session)
+    let sub = Subscription(
+      id: session.nextSubscriptionID, scopeName: name, target: target, state: state, json: json,
+      revision: revision.value)
+    let message = HostMessage.subscribed(id: id, sub: sub.id, scope: name, rev: sub.lastRevision, state: json)
+    guard append(message, to: &session.output, session: session, id: id, scope: name) else { return }
+    session.nextSubscriptionID += 1
+    session.subscriptions[sub.id] = sub
+    log(.debug, "subscribe session=\(session.id) sub=\(sub.id) scope=\(name)")
+  }
+
+  private func unsubscribe(_ session: Session<State, Action>, id: Int64, sub: Int64) {
+    guard session.subscriptions[sub] != nil else {
+      reply(session, .error(id: id, code: .notSubscribed, message: "unsubscribe: this connection has no subscription \(sub)"))
+      return
+    }
+    // Pushes owed for earlier replies go out while the subscription still exists; after the
+    // `ok`, nothing names it again.
+    releaseHeldReplies(session)
+    session.subscriptions[sub] = nil
+    reply(session, .ok(id: id))
+  }
+
+  private func send(_ session: Session<State, Action>, id: Int64?, scope name: String, action json: JSON) {
+    let root = currentState()
+    let bound: BoundScope<State, Action>
+    switch registry.lookup(name) {
+    case .host:
+      reply(session, .error(id: id, code: .forbidden, message: "'_host' is read-only"))
+      return
+    case .unknown:
+      reply(session, .error(id: id, code: .unknownScope, message: "no scope matches '\(name)'; 'scopes' lists the patterns"))
+      return
+    case .unavailable(let scope):
+      guard scope.isWritable else {
+        reply(session, .error(id: id, code: .forbidden, message: "'\(scope.pattern)' is read-only"))
+        return
+      }
+      reply(session, .error(id: id, code: .scopeUnavailable, message: "'\(name)' names no element of '\(scope.pattern)'"))
+      return
+    case .scope(let scope, let found):
+      guard scope.isWritable, found.embed != nil else {
+        reply(session, .error(id: id, code: .forbidden, message: "'\(scope.pattern)' is read-only"))
+        return
+      }
+      bound = found
+    }
+    guard bound.state(root) != nil else {
+      reply(session, .error(id: id, code: .scopeUnavailable, message: "'\(name)' does not exist right now"))
+      return
+    }
+    let action: Action
+    do {
+      action = try bound.embed!(json)
+    } catch {
+      let message = (error as? ActionDecodingFailure)?.message ?? "action: \(error)"
+      log(.warning, "session=\(session.id) bad_action on \(name): \(message)")
+      reply(session, .error(id: id, code: .badAction, message: message))
+      return
+    }
+    store.assumeIsolated { store in _ = store.send(action) }
+    actionsFromClients += 1
+    if let id { reply(session, .ack(id: id, rev: revision.value)) }
+  }
+
+  // MARK: - Pushes
+
+  private func scheduleSync() {
+    guard revision.markSyncScheduled() else { return }
+    loop.execute { [self] in
+      self.assumeIsolated { core in core.syncAll() }
+    }
+  }
+
+  /// Called by the revision counter when an effect's action changed the state.
+  nonisolated func stateDidChange() {
+    guard revision.markSyncScheduled() else { return }
+    loop.execute { [self] in
+      self.assumeIsolated { core in core.syncAll() }
+    }
+  }
+
+  /// Brings every session's subscriptions up to the current revision (coalescing whatever
+  /// happened since their last push), skipping clients that are not reading.
+  func syncAll() {
+    revision.clearSyncScheduled()
+    let current = revision.value
+    guard current != syncedRevision else { return }
+    syncedRevision = current
+    let root = currentState()
+    for session in sessions.values where session.phase == .open && !session.subscriptions.isEmpty {
+      // A client whose socket is full is behind: rather than queue patches it would read
+      // stale, remember to push once, coalesced, when it has drained.
+      if session.channel.isBackedUp {
+        session.needsSync = true
+        continue
+      }
+      syncPushes(session, root: root)
+      flush(session)
+    }
+  }
+
+  /// Pushes the `_host` figures to their watchers; run once a second.
+  func tick() {
+    let current = revision.value
+    actionsPerSecond = current - revisionAtLastTick
+    revisionAtLastTick = current
+    let figures = hostFigures()
+    let state = TypedScopeState(figures)
+    for session in sessions.values where session.phase == .open {
+      var wrote = false
+      for sub in session.subscriptions.values {
+        guard case .host = sub.target, !sub.lastState.isEqual(to: state) else { continue }
+        if session.channel.isBackedUp {
+          session.needsSync = true
+          break
+        }
+        push(sub, state: state, json: hostFiguresJSON(figures), in: session)
+        wrote = true
+      }
+      if wrote { flush(session) }
+    }
+  }
+
+  /// Appends a patch (or `unsubscribed`) for every subscription of `session` whose state
+  /// changed since its last message.
+  private func syncPushes(_ session: Session<State, Action>, root: State? = nil) {
+    guard !session.subscriptions.isEmpty else { return }
+    let root = root ?? currentState()
+    var figures: HostFigures?
+    for sub in session.subscriptions.values.sorted(by: { $0.id < $1.id }) {
+      switch sub.target {
+      case .host:
+        let current = figures ?? hostFigures()
+        figures = current
+        let state = TypedScopeState(current)
+        if !sub.lastState.isEqual(to: state) {
+          push(sub, state: state, json: hostFiguresJSON(current), in: session)
+        }
+      case .scope(let bound):
+        guard let state = bound.state(root) else {
+          session.subscriptions[sub.id] = nil
+          HostMessage.unsubscribed(sub: sub.id, reason: "scope_gone").encodeFrame(into: &session.output)
+          log(.debug, "scope_gone session=\(session.id) sub=\(sub.id) scope=\(sub.scopeName)")
+          continue
+        }
+        guard !sub.lastState.isEqual(to: state) else { continue }
+        guard let json = try? state.json() else { continue }
+        push(sub, state: state, json: json, in: session)
+      }
+    }
+  }
+
+  private func push(
+    _ sub: Subscription<State, Action>, state: any ScopeState, json: JSON,
+    in session: Session<State, Action>
+  ) {
+    let ops = JSONPatch.diff(from: sub.lastJSON, to: json)
+    sub.lastState = state
+    guard !ops.isEmpty else { return }
+    let rev = revision.value
+    let start = session.output.count
+    HostMessage.patch(sub: sub.id, base: sub.lastRevision, rev: rev, ops: ops.map(\.json))
+      .encodeFrame(into: &session.output)
+    if session.output.count - start - 4 > configuration.maxFrameSize {
+      // A patch this large cannot be sent; the subscription ends rather than diverge.
+      session.output.removeSubrange(start...)
+      session.subscriptions[sub.id] = nil
+      HostMessage.unsubscribed(sub: sub.id, reason: "frame_too_large").encodeFrame(into: &session.output)
+      log(.warning, "session=\(session.id) sub=\(sub.id) ended: patch over the frame limit")
+      return
+    }
+    sub.lastJSON = json
+    sub.lastRevision = rev
+  }
+
+  // MARK: - Output
+
+  /// Queues a reply behind the pushes it must follow.
+  private func reply(_ session: Session<State, Action>, _ message: HostMessage) {
+    var id: Int64?
+    switch message {
+    case .state(let replyID, _, _, _), .scopes(let replyID, _): id = replyID
+    default: id = nil
+    }
+    _ = append(message, to: &session.heldReplies, session: session, id: id, scope: nil)
+  }
+
+  /// Encodes `message`, answering `frame_too_large` instead when it would exceed the limit.
+  private func append(
+    _ message: HostMessage, to buffer: inout [UInt8], session: Session<State, Action>,
+    id: Int64?, scope: String?
+  ) -> Bool {
+    let start = buffer.count
+    message.encodeFrame(into: &buffer)
+    let length = buffer.count - start - 4
+    guard length > configuration.maxFrameSize else { return true }
+    buffer.removeSubrange(start...)
+    let what = scope.map { "the state of '\($0)'" } ?? "the reply"
+    HostMessage.error(
+      id: id, code: .frameTooLarge,
+      message: "\(what) would take \(length) bytes, over this host's \(configuration.maxFrameSize)-byte frame limit"
+    ).encodeFrame(into: &buffer)
+    return false
+  }
+
+  /// Sends owed pushes, then the replies that waited for them.
+  private func releaseHeldReplies(_ session: Session<State, Action>) {
+    syncPushes(session)
+    if !session.heldReplies.isEmpty {
+      session.output.append(contentsOf: session.heldReplies)
+      session.heldReplies.removeAll(keepingCapacity: true)
+    }
+  }
+
+  private func finishBatch(_ session: Session<State, Action>) {
+    if session.phase != .closing || !session.heldReplies.isEmpty {
+      if session.phase == .open { syncPushes(session) }
+      session.output.append(contentsOf: session.heldReplies)
+      session.heldReplies.removeAll(keepingCapacity: true)
+    }
+    flush(session)
+    if session.phase == .closing {
+      session.channel.close()
+    } else {
+      updateBackpressure(session)
+    }
+  }
+
+  private func flush(_ session: Session<State, Action>) {
+    guard !session.output.isEmpty else { return }
+    bytesOut += Int64(session.output.count)
+    session.channel.write(session.output)
+    session.output.removeAll(keepingCapacity: true)
+  }
+
+  private func updateBackpressure(_ session: Session<State, Action>) {
+    let backedUp = session.channel.outboundBytes > configuration.outboundHighWaterMark
+    if backedUp != session.isReadingPaused {
+      session.isReadingPaused = backedUp
+      session.channel.setReadingPaused(backedUp)
+      log(.debug, "session=\(session.id) reading \(backedUp ? "paused: client is not reading" : "resumed")")
+    }
+  }
+
+  /// Answers a fatal protocol error and closes the connection after this batch.
+  private func fail(_ session: Session<State, Action>, code: ErrorCode, id: Int64?, _ message: String) {
+    log(.warning, "session=\(session.id) \(code.rawValue): \(message); closing")
+    HostMessage.error(id: id, code: code, message: message).encodeFrame(into: &session.heldReplies)
+    session.phase = .closing
+  }
+
+  // MARK: - Shutdown
+
+  /// Says `bye` to every client and closes their connections.
+  func shutdown(reason: String) {
+    isShuttingDown = true
+    for session in sessions.values {
+      finishBatch(session)
+      HostMessage.bye(reason: reason).encodeFrame(into: &session.output)
+      flush(session)
+      session.phase = .closing
+      session.channel.close()
+    }
+    log(.info, "shutdown: said bye to \(sessions.count) client(s)")
+    sessions.removeAll()
+  }
+
+  // MARK: - State
+
+  private func currentState() -> State {
+    store.assumeIsolated { $0.state }
+  }
+
+  private func encode(
+    _ state: any ScopeState, session: Session<State, Action>, id: Int64, scope: String
+  ) -> JSON? {
+    do {
+      return try state.json()
+    } catch {
+      reply(session, .error(id: id, code: .scopeUnavailable, message: "the state of '\(scope)' cannot be written as JSON: \(error)"))
+      return nil
+    }
+  }
+
+  private func hostFigures() -> HostFigures {
+    HostFigures(
+      connections: sessions.count,
+      subscriptions: sessions.values.reduce(0) { $0 + $1.subscriptions.count },
+      revision: revision.value,
+      actionsReduced: revision.value,
+      actionsFromClients: actionsFromClients,
+      actionsPerSecond: actionsPerSecond,
+      bytesIn: bytesIn,
+      bytesOut: bytesOut,
+      uptimeSeconds: Int64(Platform.monotonicSeconds() - startedAt))
+  }
+
+  private func hostFiguresJSON(_ figures: HostFigures? = nil) -> JSON {
+    (try? JSONValueEncoder().encode(figures ?? hostFigures())) ?? .null
+  }
+}
+
+/// Whether bytes are well-formed UTF-8 (only asked once a frame already failed to parse).
+func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+  String(validating: bytes, as: UTF8.self) != nil
+}
+
+/// The root revision: bumped by the host's wrapper reducer each time an action is reduced.
+///
+/// Written only on the event loop (where the store reduces) but read by the loop's callers
+/// too, so it is an atomic rather than actor state.
+final class RevisionCounter: Sendable {
+  private let revision = Atomic<Int64>(0)
+  private let syncScheduled = Atomic<Bool>(false)
+  private let onChange = Mutex<(@Sendable () -> Void)?>(nil)
+
+  var value: Int64 { revision.load(ordering: .relaxed) }
+
+  func setChangeHandler(_ handler: @escaping @Sendable () -> Void) {
+    onChange.withLock { $0 = handler }
+  }
+
+  /// Counts one reduced action and asks the host to push.
+  func didReduce() {
+    revision.add(1, ordering: .relaxed)
+    if let handler = onChange.withLock({ $0 }) { handler() }
+  }
+
+  /// Returns `true` when this call scheduled the sync (it was not scheduled already).
+  func markSyncScheduled() -> Bool {
+    !syncScheduled.exchange(true, ordering: .acquiringAndReleasing)
+  }
+
+  func clearSyncScheduled() {
+    syncScheduled.store(false, ordering: .releasing)
+  }
+}
+
+/// Wraps the app's root reducer to count revisions.
+struct RevisionCountingReducer<Base: Reducer>: Reducer {
+  let base: Base
+  let counter: RevisionCounter
+
+  func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    let effect = base.reduce(into: &state, action: action)
+    counter.didReduce()
+    return effect
+  }
+}

@@ -1,0 +1,88 @@
+import Wire
+
+/// What the host needs from a client's connection: a coalescing write path, backpressure and
+/// close. ``UnixConnection`` provides it in production.
+protocol ClientChannel: AnyObject {
+  /// Bytes accepted by ``write(_:)`` but not yet taken by the kernel.
+  var outboundBytes: Int { get }
+  /// Whether the kernel refused queued bytes because the client is not reading.
+  var isBackedUp: Bool { get }
+  /// Queues bytes; they leave with everything else queued in this loop iteration.
+  func write(_ bytes: [UInt8])
+  /// Stops (or resumes) reading requests, so a client that does not read its replies cannot
+  /// make the host buffer without bound.
+  func setReadingPaused(_ paused: Bool)
+  /// Flushes what it can of the queued bytes, then closes.
+  func close()
+}
+
+/// One client connection's protocol state. Confined to the host's event loop.
+final class Session<State, Action> {
+  enum Phase {
+    /// Only `hello` is accepted.
+    case awaitingHello
+    /// The handshake is done.
+    case open
+    /// An error or `bye` was queued; nothing more is read or pushed.
+    case closing
+  }
+
+  let id: Int
+  let channel: any ClientChannel
+  let processID: Int32
+  let userID: UInt32
+  var phase = Phase.awaitingHello
+  var decoder: FrameDecoder
+  var clientName: String?
+
+  var subscriptions: [Int64: Subscription<State, Action>] = [:]
+  var nextSubscriptionID: Int64 = 1
+
+  /// Frames ready to be written, in order.
+  var output: [UInt8] = []
+  /// Replies held back until the pushes they must follow have been computed (read your
+  /// writes), so a batch of pipelined requests costs one round of diffs, not one per reply.
+  var heldReplies: [UInt8] = []
+  /// Whether pushes were skipped because the client was not reading.
+  var needsSync = false
+  /// Whether reading is paused for backpressure.
+  var isReadingPaused = false
+
+  init(id: Int, channel: any ClientChannel, processID: Int32, userID: UInt32, maxFrameSize: Int) {
+    self.id = id
+    self.channel = channel
+    self.processID = processID
+    self.userID = userID
+    self.decoder = FrameDecoder(maxFrameSize: maxFrameSize)
+  }
+}
+
+/// A subscription of one session to one concrete scope.
+final class Subscription<State, Action> {
+  enum Target {
+    case host
+    case scope(BoundScope<State, Action>)
+  }
+
+  let id: Int64
+  let scopeName: String
+  let target: Target
+  /// The state last sent, for cheap change detection before any encoding.
+  var lastState: any ScopeState
+  /// The JSON last sent, the base of the next diff.
+  var lastJSON: JSON
+  /// The revision of the last message for this subscription: the next patch's `base`.
+  var lastRevision: Int64
+
+  init(
+    id: Int64, scopeName: String, target: Target, state: any ScopeState, json: JSON,
+    revision: Int64
+  ) {
+    self.id = id
+    self.scopeName = scopeName
+    self.target = target
+    self.lastState = state
+    self.lastJSON = json
+    self.lastRevision = revision
+  }
+}

@@ -1,0 +1,124 @@
+import Architecture
+import Wire
+
+/// Serves scopes of a root ``Store`` to other processes over a Unix-domain socket, following
+/// the store protocol (docs/PROTOCOL.md).
+///
+/// ```swift
+/// let host = try await StoreHost.start(
+///   app: "examples",
+///   initialState: AppFeature.State(),
+///   reducer: { AppFeature() },
+///   scopes: [
+///     .scope("counter", state: \.counter, action: \.counter),
+///     .element("todos/{id}", of: \.todos.todos, action: \.todos.todos),
+///   ],
+///   configuration: HostConfiguration(socketPath: "/tmp/app.sock")
+/// )
+/// await host.waitUntilStopped()
+/// ```
+///
+/// ## Threading
+///
+/// The host runs one ``EventLoop`` thread. The root store, the host's bookkeeping and every
+/// connection live on it: the store is created with the loop as its executor, so frames read
+/// from a socket are decoded and reduced on the loop thread with no actor hop, and the replies
+/// and patches for a whole batch leave in one write per connection. Effects run on the Swift
+/// concurrency runtime like any other; the actions they send are enqueued on the loop.
+public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
+  /// The socket path the host listens on.
+  public let socketPath: String
+  let loop: EventLoop
+  let core: HostCore<State, Action>
+  private let ticker: Task<Void, Never>
+
+  private init(socketPath: String, loop: EventLoop, core: HostCore<State, Action>) {
+    self.socketPath = socketPath
+    self.loop = loop
+    self.core = core
+    self.ticker = Task { [core] in
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .seconds(1))
+        await core.tick()
+      }
+    }
+  }
+
+  /// Starts a host: creates the root store on a new event loop and listens on the socket.
+  ///
+  /// - Parameters:
+  ///   - app: The hosted app's name, sent to clients in `welcome`.
+  ///   - initialState: The root state to start from.
+  ///   - reducer: The root reducer.
+  ///   - scopes: The scopes to serve (the built-in `_host` is always added).
+  ///   - configuration: The socket path, limits and logging.
+  ///   - prepare: Dependency overrides for the root store and its effects.
+  /// - Throws: ``HostStartError`` when another host is listening on the path, or the socket
+  ///   cannot be created.
+  public static func start<R: Reducer>(
+    app: String,
+    initialState: State,
+    reducer: sending () -> R,
+    scopes: sending [HostedScope<State, Action>],
+    configuration: HostConfiguration,
+    withDependencies prepare: sending ((inout DependencyValues) -> Void)? = nil
+  ) async throws(HostStartError) -> StoreHost where R.State == State, R.Action == Action {
+    let loop = EventLoop(name: "storehost")
+    let counter = RevisionCounter()
+    let store = Store(
+      initialState: initialState,
+      reducer: { RevisionCountingReducer(base: reducer(), counter: counter) },
+      withDependencies: prepare,
+      executor: loop)
+    let core = HostCore(
+      loop: loop, store: store, revision: counter, scopes: ScopeRegistry(scopes),
+      configuration: configuration, appName: app)
+    counter.setChangeHandler { [weak core] in core?.stateDidChange() }
+    do {
+      try await core.startListening()
+    } catch {
+      loop.shutdownGracefully()
+      throw error
+    }
+    return StoreHost(socketPath: configuration.socketPath, loop: loop, core: core)
+  }
+
+  /// Sends an action to the root store from the host process itself (for example to load
+  /// data at start); it is reduced and pushed like any client's.
+  public func send(_ action: Action) async {
+    await core.sendFromHost(action)
+  }
+
+  /// The root state right now.
+  public var state: State {
+    get async { await core.rootState }
+  }
+
+  /// The root revision right now.
+  public var revision: Int64 { core.revision.value }
+
+  /// Says `bye{reason}` to every client, stops listening, removes the socket file and stops
+  /// the event loop. Idempotent.
+  public func shutdown(reason: String = "shutdown") async {
+    ticker.cancel()
+    await core.stop(reason: reason)
+    loop.shutdownGracefully()
+  }
+
+  /// Suspends until ``shutdown(reason:)`` has completed.
+  public func waitUntilStopped() async {
+    await core.waitUntilStopped()
+  }
+}
+
+/// Why a host could not start, phrased for the person starting it.
+public struct HostStartError: Error, Sendable, CustomStringConvertible {
+  /// What went wrong and what to do about it.
+  public var message: String
+
+  /// Describes a failure to start.
+  public init(message: String) { self.message = message }
+
+  /// The message.
+  public var description: String { message }
+}

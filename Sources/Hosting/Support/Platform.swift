@@ -1,0 +1,38 @@
+// The host runtime's only contact with libc: everything platform-specific is here.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Thin wrappers over the C library, so the rest of the module needs no `#if`.
+enum Platform {
+  /// The real user id of this process.
+  static var userID: UInt32 { UInt32(getuid()) }
+
+  /// Writes text to stderr in one `write(2)`, so concurrent lines never interleave.
+  static func writeStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+  }
+
+  /// Seconds on the monotonic clock.
+  static func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+  }
+
+  /// The current time as ISO 8601 UTC with seconds, e.g. `2026-11-21T23:40:01Z`.
+  static func utcTimestamp() -> String {
+    var now = time(nil)
+    var parts = tm()
+    gmtime_r(&now, &parts)
+    func pad(_ value: Int32, _ width: Int = 2) -> String {
+      let text = String(value)
+      return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+    return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T"
+      + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
+  }
+}

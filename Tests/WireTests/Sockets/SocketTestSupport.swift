@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+
+@testable import Wire
+
+/// A fresh directory under /tmp (short, so socket paths fit `sun_path`) and a socket path in it.
+func temporarySocketPath(_ name: String = "host.sock") throws -> String {
+  let directory = "/tmp/wire-\(UUID().uuidString.prefix(8))"
+  try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  return directory + "/" + name
+}
+
+/// Polls `condition` every millisecond until it holds or `timeout` passes.
+func eventually(
+  timeout: Duration = .seconds(10), _ condition: () async -> Bool
+) async -> Bool {
+  let deadline = ContinuousClock.now + timeout
+  while ContinuousClock.now < deadline {
+    if await condition() { return true }
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+  return await condition()
+}
+
+/// Collects up to `count` frames from a connection (or fewer if the stream ends).
+func collect(_ count: Int, from connection: FrameConnection) async throws -> [[UInt8]] {
+  var frames: [[UInt8]] = []
+  for try await frame in connection.frames {
+    frames.append(frame)
+    if frames.count == count { break }
+  }
+  return frames
+}
+
+/// A minimal host for tests: an actor whose executor is its own event loop, accepting
+/// connections and decoding frames in the loop's callbacks — the way the real host is built.
+actor TestHost {
+  enum Mode: Sendable {
+    /// Keep received frames.
+    case record
+    /// Keep received frames and send each one back.
+    case echo
+  }
+
+  /// What happened on one accepted connection (a Sendable snapshot).
+  struct PeerReport: Sendable {
+    var frames: [[UInt8]]
+    var frameError: FrameError?
+    var bufferedAtError: Int?
+    var closed: Bool
+    var closeError: SocketError?
+    var sawEOF: Bool
+    var partialFrameAtEOF: Bool
+    var bytesRead: UInt64
+    var credentials: PeerCredentials?
+    var sendCalls: Int
+  }
+
+  final class Peer {
+    let connection: UnixConnection
+    var decoder: FrameDecoder
+    var report: PeerReport
+    init(connection: UnixConnection, maxFrameSize: Int) {
+      self.connection = connection
+      self.decoder = FrameDecoder(maxFrameSize: maxFrameSize)
+      self.report = PeerReport(
+        frames: [], closed: false, sawEOF: false, partialFrameAtEOF: false, bytesRead: 0,
+        credentials: connection.peerCredentials, sendCalls: 0)
+    }
+  }
+
+  let loop: EventLoop
+  nonisolated var unownedExecutor: UnownedSerialExecutor { self.loop.asUnownedSerialExecutor() }
+  let maxFrameSize: Int
+  var mode: Mode
+  /// Keep a connection open at EOF instead of closing (to write to a peer that has left).
+  var keepOpenAtEOF = false
+  var listener: UnixListener?
+  var peers: [Peer] = []
+  var executorChecks: [Bool] = []
+
+  init(mode: Mode = .record, maxFrameSize: Int = 1 << 24) {
+    self.loop = EventLoop(name: "test-host")
+    self.mode = mode
+    self.maxFrameSize = maxFrameSize
+  }
+
+  func start(
+    path: String, mode fileMode: Int = 0o600, replaceStaleSocket: Bool = false
+  ) throws(SocketError) {
+    self.listener = try UnixListener.listen(
+      path: path, mode: fileMode, replaceStaleSocket: replaceStaleSocket, loop: self.loop
+    ) { connection in
+      self.accepted(connection)
+    }
+  }
+
+  private func accepted(_ connection: UnixConnection) {
+    let peer = Peer(connection: connection, maxFrameSize: self.maxFrameSize)
+    self.peers.append(peer)
+    connection.onRead = { bytes in
+      self.executorChecks.append(self.loop.inEventLoop)
+      self.received(bytes, on: peer)
+    }
+    connection.onEOF = {
+      peer.report.sawEOF = true
+      peer.report.partialFrameAtEOF = peer.decoder.bufferedByteCount > 0
+      if !self.keepOpenAtEOF { peer.connection.close() }
+    }
+    connection.onClose = { error in
+      peer.report.closed = true
+      peer.report.closeError = error
+    }
+  }
+
+  private func received(_ bytes: UnsafeRawBufferPointer, on peer: Peer) {
+    do {
+      try peer.decoder.decode(bytes) { payload in
+        peer.report.frames.append(Array(payload))
+        if case .echo = self.mode {
+          peer.connection.withOutboundBuffer { FrameEncoder.appendFrame(to: &$0, bytes: payload) }
+        }
+      }
+    } catch {
+      peer.report.frameError = error
+      peer.report.bufferedAtError = peer.decoder.bufferedByteCount
+      peer.connection.withOutboundBuffer {
+        HostMessage.error(id: nil, code: error.code, message: error.description).encodeFrame(into: &$0)
+      }
+      peer.connection.close()
+    }
+  }
+
+  // MARK: Test controls
+
+  func report(_ index: Int) -> PeerReport? {
+    guard index < self.peers.count else { return nil }
+    var report = self.peers[index].report
+    report.bytesRead = self.peers[index].connection.bytesRead
+    report.sendCalls = self.peers[index].connection.sendCalls
+    return report
+  }
+
+  var peerCount: Int { self.peers.count }
+
+  var totalFrames: Int { self.peers.reduce(0) { $0 + $1.report.frames.count } }
+
+  func setKeepOpenAtEOF(_ value: Bool) { self.keepOpenAtEOF = value }
+
+  func setReading(_ enabled: Bool, peer index: Int) {
+    self.peers[index].connection.isReadingEnabled = enabled
+  }
+
+  /// Writes `count` frames with one `write` call each; returns the `send` calls they took.
+  func writeManySmallFrames(_ count: Int, peer index: Int) -> Int {
+    let connection = self.peers[index].connection
+    let before = connection.sendCalls
+    for n in 0..<count {
+      connection.write(FrameEncoder.frame(Array("{\"n\":\(n)}".utf8)))
+    }
+    precondition(connection.sendCalls == before, "writes must wait for the end of the iteration")
+    return before
+  }
+
+  func sendCalls(peer index: Int) -> Int { self.peers[index].connection.sendCalls }
+
+  /// Writes raw bytes (possibly part of a frame) to a peer.
+  func writeRaw(_ bytes: [UInt8], peer index: Int) {
+    self.peers[index].connection.write(bytes)
+  }
+
+  func closePeer(_ index: Int) { self.peers[index].connection.close() }
+
+  func outboundBytes(peer index: Int) -> Int { self.peers[index].connection.outboundBytes }
+
+  func stop() {
+    self.listener?.close()
+  }
+
+  /// Stops listening but leaves the socket file behind, as a crashed host would.
+  func stopLeavingSocketFile() {
+    self.listener?.close(removeSocketFile: false)
+  }
+
+  /// Closes everything and stops the loop's thread.
+  nonisolated func shutdown() {
+    self.loop.shutdownGracefully()
+  }
+}
