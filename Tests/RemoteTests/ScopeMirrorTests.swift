@@ -133,16 +133,6 @@ struct SplitMix64: RandomNumberGenerator {
   }
 }
 
-@Suite struct SocketPathTests {
-  @Test func followsTheHostsDefaults() {
-    #expect(SocketPath.default(environment: ["STOREHOST_SOCKET": "/a.sock", "XDG_RUNTIME_DIR": "/run/user/5"], uid: 5) == "/a.sock")
-    #expect(SocketPath.default(environment: ["XDG_RUNTIME_DIR": "/run/user/5"], uid: 5) == "/run/user/5/storehost.sock")
-    #expect(SocketPath.default(environment: ["XDG_RUNTIME_DIR": "/run/user/5/"], uid: 5) == "/run/user/5/storehost.sock")
-    #expect(SocketPath.default(environment: ["STOREHOST_SOCKET": "", "XDG_RUNTIME_DIR": ""], uid: 1000) == "/tmp/storehost-1000.sock")
-    #expect(SocketPath.default(environment: [:], uid: 0) == "/tmp/storehost-0.sock")
-  }
-}
-
 @Suite struct RemoteErrorTests {
   @Test func mapsHostErrorCodesToCases() {
     #expect(RemoteError.host(code: .unknownScope, message: "unknown scope 'x'") == .unknownScope(message: "unknown scope 'x'"))
