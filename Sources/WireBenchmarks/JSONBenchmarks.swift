@@ -3,7 +3,7 @@ import Wire
 /// JSON parse and serialize throughput, small-message latency, and `Codable` conversion
 /// compared with Foundation.
 func runJSONBenchmarks() {
-  print("== JSON (median of \(Benchmark.runs) runs)")
+  print("== JSON (median of \(Benchmark.runs) runs, thread CPU time)")
   let document = JSONBenchmarkData.document(targetBytes: 1 << 20)
   let bytes = document.serialized()
   let megabytes = Double(bytes.count) / 1_000_000

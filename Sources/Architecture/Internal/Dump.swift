@@ -175,11 +175,5 @@ func _lineDiff(_ old: [String], _ new: [String]) -> String? {
     }
   }
   output += old[oldEnd...].map { "  " + $0 }
-  return output.joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false)
-    .map { line in
-      // Indent the block by two spaces under the marker column, as TCA prints it.
-      let marker = line.prefix(1)
-      return marker + " " + line.dropFirst(1)
-    }
-    .joined(separator: "\n")
+  return output.joined(separator: "\n")
 }

@@ -11,8 +11,9 @@
 /// Feed it byte chunks split anywhere — inside the 4-byte prefix, many frames per chunk — and
 /// take complete payloads out, in order. Each length prefix is checked against
 /// ``maxFrameSize`` as soon as its four bytes are known, before a single byte of that payload
-/// is buffered, so a peer announcing a 4 GiB frame costs nothing. Memory grows only with the
-/// bytes actually received, never with an announced length.
+/// is buffered, so a peer announcing a 4 GiB frame costs nothing. Memory in use grows with the
+/// bytes actually received; a validated frame's full length is reserved as address space once,
+/// so that a big frame is not copied through every size of a growing buffer.
 ///
 /// Two ways to drive it:
 ///
@@ -115,6 +116,13 @@ public struct FrameDecoder: Sendable {
       pos += 4 + length
     }
     let base = self.buffer.count - copied  // buffer offset of input byte 0
+    // Room for the whole of a validated frame at once: a big frame arriving in many chunks is
+    // then copied once, instead of through every size of a growing buffer. (It reserves address
+    // space; memory pages are touched only as bytes arrive.) Doubling keeps it linear.
+    let target = base + (self.failure == nil ? pos : end)
+    if target > self.buffer.capacity {
+      self.buffer.reserveCapacity(max(target, 2 * self.buffer.capacity))
+    }
     self.buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied..<end]))
     self.scan = self.failure == nil ? base + pos : self.buffer.count
   }

@@ -74,7 +74,29 @@ public enum FrameEncoder {
   ///   - buffer: The output buffer.
   ///   - payload: The payload bytes; must not be empty.
   public static func appendFrame(to buffer: inout [UInt8], bytes payload: UnsafeRawBufferPointer) {
-    Self.appendFrame(to: &buffer) { $0.append(contentsOf: payload) }
+    precondition(!payload.isEmpty && UInt64(payload.count) <= UInt64(UInt32.max),
+                 "invalid frame length \(payload.count)")
+    // Prefix and payload in two appends, the prefix already final.
+    withUnsafeBytes(of: UInt32(payload.count).bigEndian) { buffer.append(contentsOf: $0) }
+    buffer.append(contentsOf: payload)
+  }
+
+  /// Appends one frame carrying a copy of `payload`.
+  ///
+  /// - Parameters:
+  ///   - buffer: The output buffer.
+  ///   - payload: The payload bytes; must not be empty.
+  public static func appendFrame(to buffer: inout [UInt8], bytes payload: [UInt8]) {
+    payload.withUnsafeBytes { Self.appendFrame(to: &buffer, bytes: $0) }
+  }
+
+  /// Appends one frame carrying a copy of `payload`.
+  ///
+  /// - Parameters:
+  ///   - buffer: The output buffer.
+  ///   - payload: The payload bytes; must not be empty.
+  public static func appendFrame(to buffer: inout [UInt8], bytes payload: ArraySlice<UInt8>) {
+    payload.withUnsafeBytes { Self.appendFrame(to: &buffer, bytes: $0) }
   }
 
   /// Appends one frame carrying a copy of `payload`.
@@ -98,10 +120,7 @@ public enum FrameEncoder {
   }
 
   private static func reservePrefix(in buffer: inout [UInt8]) {
-    buffer.append(0)
-    buffer.append(0)
-    buffer.append(0)
-    buffer.append(0)
+    withUnsafeBytes(of: UInt32(0)) { buffer.append(contentsOf: $0) }
   }
 
   private static func patchPrefix(in buffer: inout [UInt8], at start: Int, length: Int) {

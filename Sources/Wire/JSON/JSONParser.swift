@@ -106,7 +106,7 @@ struct JSONParser: ~Copyable {
           self.position += 1
           value = .object(JSONObject())
         } else {
-          self.frames.push(Frame(isObject: true, start: self.members.count, key: key))
+          self.frames.push(Frame(isObject: true, start: self.members.count, key: consume key))
           key = try self.parseKeyAndColon()
           continue
         }
@@ -118,7 +118,8 @@ struct JSONParser: ~Copyable {
           self.position += 1
           value = .array([])
         } else {
-          self.frames.push(Frame(isObject: false, start: self.values.count, key: key))
+          self.frames.push(Frame(isObject: false, start: self.values.count, key: consume key))
+          key = ""
           continue
         }
       case Self.quote:
@@ -146,11 +147,14 @@ struct JSONParser: ~Copyable {
           return value
         }
         let isObject = self.frames.top.isObject
+        // `consume`: the key and value move onto the stack without a retain/release pair.
         if isObject {
-          self.members.push(JSONObject.Member(key: key, value: value))
+          self.members.push(JSONObject.Member(key: consume key, value: consume value))
         } else {
-          self.values.push(value)
+          self.values.push(consume value)
         }
+        key = ""
+        value = .null
         self.skipWhitespace()
         guard self.position < self.end else {
           throw .endOfInput(at: self.end, expecting: isObject ? "',' or '}'" : "',' or ']'")

@@ -72,6 +72,19 @@ final class ValueDecoder: Decoder {
 
   var userInfo: [CodingUserInfoKey: Any] { self.sendableUserInfo }
 
+  /// Key positions of this decoder's object, built on first use: only for objects large
+  /// enough that linear lookups would add up (dictionaries decode every key of the object).
+  private var objectIndex: [String: Int]?
+
+  func index(of object: JSONObject) -> [String: Int] {
+    if let index = self.objectIndex { return index }
+    var index: [String: Int] = [:]
+    index.reserveCapacity(object.count)
+    for (position, member) in object.storage.enumerated() { index[member.key] = position }
+    self.objectIndex = index
+    return index
+  }
+
   /// Walks up the parents only when asked: on errors, or by custom code.
   var codingPath: [any CodingKey] {
     var path: [any CodingKey] = []
@@ -259,30 +272,28 @@ extension ValueDecoder: SingleValueDecodingContainer {
 struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let decoder: ValueDecoder
   let object: JSONObject
-  /// Key positions, built only for objects large enough that linear lookups would add up
-  /// (dictionaries decode every key of the object).
-  private let index: [String: Int]?
 
   init(decoder: ValueDecoder, object: JSONObject) {
     self.decoder = decoder
     self.object = object
-    if object.count > 16 {
-      var index: [String: Int] = [:]
-      index.reserveCapacity(object.count)
-      for (position, member) in object.storage.enumerated() { index[member.key] = position }
-      self.index = index
-    } else {
-      self.index = nil
-    }
   }
 
   var codingPath: [any CodingKey] { self.decoder.codingPath }
 
-  var allKeys: [Key] { self.object.storage.compactMap { Key(stringValue: $0.key) } }
+  var allKeys: [Key] {
+    // A plain loop: this code is generic over `Key` and never specialized, and the generic
+    // `compactMap` measured far slower here (synthesized enum decoding calls this every time).
+    var keys: [Key] = []
+    keys.reserveCapacity(self.object.count)
+    for member in self.object.storage {
+      if let key = Key(stringValue: member.key) { keys.append(key) }
+    }
+    return keys
+  }
 
   private func lookup(_ key: Key) -> JSON? {
-    if let index = self.index {
-      return index[key.stringValue].map { self.object.storage[$0].value }
+    if self.object.count > 16 {
+      return self.decoder.index(of: self.object)[key.stringValue].map { self.object.storage[$0].value }
     }
     return self.object[key.stringValue]
   }

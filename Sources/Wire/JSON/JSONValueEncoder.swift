@@ -81,13 +81,14 @@ enum PendingValue {
 
 /// An array under construction, shared by reference with the containers writing into it.
 final class PendingArray {
-  var elements: [PendingValue] = []
+  @exclusivity(unchecked) var elements: [PendingValue] = []
 }
 
 /// An object under construction: keys in order, kept unique.
 final class PendingObject {
-  var keys: [String] = []
-  var values: [PendingValue] = []
+  // Only the thread running one `encode` call touches these: skip dynamic exclusivity checks.
+  @exclusivity(unchecked) var keys: [String] = []
+  @exclusivity(unchecked) var values: [PendingValue] = []
   /// Built once the object is large enough that a linear search for repeats would hurt.
   private var index: [String: Int]?
 
@@ -124,11 +125,14 @@ final class PendingObject {
 /// > Important: Not `Sendable`: it lives only for one `JSONValueEncoder.encode` call on one
 /// > task.
 final class ValueEncoder: Encoder {
-  let parent: ValueEncoder?
+  /// Unowned: a parent holds its children (through `storage`), so a strong reference back
+  /// would leak every nested encoder. Children never outlive the `encode` call that made them.
+  unowned let parent: ValueEncoder?
   let key: (any CodingKey)?
   let sendableUserInfo: [CodingUserInfoKey: any Sendable]
-  /// What this encoder has produced so far.
-  var storage: PendingValue?
+  /// What this encoder has produced so far. Only the single thread running `encode` touches
+  /// it, so the dynamic exclusivity check is skipped.
+  @exclusivity(unchecked) var storage: PendingValue?
 
   init(parent: ValueEncoder?, key: (any CodingKey)?, userInfo: [CodingUserInfoKey: any Sendable]) {
     self.parent = parent

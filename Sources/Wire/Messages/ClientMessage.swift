@@ -38,27 +38,27 @@ public enum ClientMessage: Sendable, Hashable {
   ///   ``ErrorCode/badMessage`` for an unknown `type` or a missing or mistyped member.
   public init(json: JSON) throws(MessageError) {
     let reader = try MessageReader(json)
-    switch reader.type {
-    case "hello":
+    switch (reader.typeLength, reader.type) {
+    case (5, "hello"):
       // Lenient on purpose: a handshake ends in `welcome` or `unsupported_protocol`, never in
       // `bad_message`, so a strange `protocol` or `client` is read as absent.
-      let version = reader.object["protocol"].flatMap(MessageReader.integer)
+      let version = reader.member("protocol").flatMap(MessageReader.integer)
       let client: String? =
-        if case .string(let name) = reader.object["client"] { name } else { nil }
+        if case .string(let name) = reader.member("client") { name } else { nil }
       self = .hello(protocol: version, client: client)
-    case "scopes":
+    case (6, "scopes"):
       self = .scopes(id: try reader.int("id"))
-    case "get":
+    case (3, "get"):
       self = .get(id: try reader.int("id"), scope: try reader.string("scope"))
-    case "subscribe":
+    case (9, "subscribe"):
       self = .subscribe(id: try reader.int("id"), scope: try reader.string("scope"))
-    case "unsubscribe":
+    case (11, "unsubscribe"):
       self = .unsubscribe(id: try reader.int("id"), sub: try reader.int("sub"))
-    case "send":
+    case (4, "send"):
       self = .send(
         id: try reader.optionalInt("id"), scope: try reader.string("scope"),
         action: try reader.value("action"))
-    case "ping":
+    case (4, "ping"):
       self = .ping(id: try reader.int("id"))
     default:
       throw reader.unknownType()
@@ -75,6 +75,19 @@ public enum ClientMessage: Sendable, Hashable {
     case .unsubscribe: "unsubscribe"
     case .send: "send"
     case .ping: "ping"
+    }
+  }
+
+  /// `{"type":"<type>"`, the start of the message's JSON text.
+  private var opening: StaticString {
+    switch self {
+    case .hello: #"{"type":"hello""#
+    case .scopes: #"{"type":"scopes""#
+    case .get: #"{"type":"get""#
+    case .subscribe: #"{"type":"subscribe""#
+    case .unsubscribe: #"{"type":"unsubscribe""#
+    case .send: #"{"type":"send""#
+    case .ping: #"{"type":"ping""#
     }
   }
 
@@ -118,23 +131,23 @@ public enum ClientMessage: Sendable, Hashable {
   /// - Parameter buffer: The output buffer, e.g. a connection's outbound buffer.
   public func encodeFrame(into buffer: inout [UInt8]) {
     FrameEncoder.appendFrame(to: &buffer) { (out: inout [UInt8]) in
-      JSONByteWriter.beginObject(type: self.type, into: &out)
+      JSONByteWriter.append(self.opening, into: &out)
       switch self {
       case .hello(let version, let client):
-        if let version { JSONByteWriter.member("protocol", version, into: &out) }
-        if let client { JSONByteWriter.member("client", client, into: &out) }
+        if let version { JSONByteWriter.member(#","protocol":"#, version, into: &out) }
+        if let client { JSONByteWriter.member(#","client":"#, client, into: &out) }
       case .scopes(let id), .ping(let id):
-        JSONByteWriter.member("id", id, into: &out)
+        JSONByteWriter.member(#","id":"#, id, into: &out)
       case .get(let id, let scope), .subscribe(let id, let scope):
-        JSONByteWriter.member("id", id, into: &out)
-        JSONByteWriter.member("scope", scope, into: &out)
+        JSONByteWriter.member(#","id":"#, id, into: &out)
+        JSONByteWriter.member(#","scope":"#, scope, into: &out)
       case .unsubscribe(let id, let sub):
-        JSONByteWriter.member("id", id, into: &out)
-        JSONByteWriter.member("sub", sub, into: &out)
+        JSONByteWriter.member(#","id":"#, id, into: &out)
+        JSONByteWriter.member(#","sub":"#, sub, into: &out)
       case .send(let id, let scope, let action):
-        if let id { JSONByteWriter.member("id", id, into: &out) }
-        JSONByteWriter.member("scope", scope, into: &out)
-        JSONByteWriter.member("action", action, into: &out)
+        if let id { JSONByteWriter.member(#","id":"#, id, into: &out) }
+        JSONByteWriter.member(#","scope":"#, scope, into: &out)
+        JSONByteWriter.member(#","action":"#, action, into: &out)
       }
       out.append(UInt8(ascii: "}"))
     }

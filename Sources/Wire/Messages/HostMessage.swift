@@ -48,49 +48,49 @@ public enum HostMessage: Sendable, Hashable {
   ///   a missing or mistyped member.
   public init(json: JSON) throws(MessageError) {
     let reader = try MessageReader(json)
-    switch reader.type {
-    case "welcome":
+    switch (reader.typeLength, reader.type) {
+    case (7, "welcome"):
       self = .welcome(
         protocol: try reader.int("protocol"), host: try reader.string("host"),
         app: try reader.string("app"), session: try reader.string("session"))
-    case "scopes":
+    case (6, "scopes"):
       let id = try reader.int("id")
       var scopes: [ScopeInfo] = []
       for (index, element) in try reader.array("scopes").enumerated() {
         scopes.append(try Self.scopeInfo(element, at: index, reader: reader))
       }
       self = .scopes(id: id, scopes: scopes)
-    case "state":
+    case (5, "state"):
       self = .state(
         id: try reader.int("id"), scope: try reader.string("scope"), rev: try reader.int("rev"),
         state: try reader.value("state"))
-    case "subscribed":
+    case (10, "subscribed"):
       self = .subscribed(
         id: try reader.int("id"), sub: try reader.int("sub"), scope: try reader.string("scope"),
         rev: try reader.int("rev"), state: try reader.value("state"))
-    case "patch":
+    case (5, "patch"):
       let (sub, base, rev) = (try reader.int("sub"), try reader.int("base"), try reader.int("rev"))
       let ops = try reader.array("ops")
       for (index, op) in ops.enumerated() {
         guard case .object = op else { throw reader.mistyped("ops[\(index)]", "an object") }
       }
       self = .patch(sub: sub, base: base, rev: rev, ops: ops)
-    case "unsubscribed":
+    case (12, "unsubscribed"):
       self = .unsubscribed(sub: try reader.int("sub"), reason: try reader.string("reason"))
-    case "ack":
+    case (3, "ack"):
       self = .ack(id: try reader.int("id"), rev: try reader.int("rev"))
-    case "ok":
+    case (2, "ok"):
       self = .ok(id: try reader.int("id"))
-    case "pong":
+    case (4, "pong"):
       self = .pong(id: try reader.int("id"))
-    case "error":
+    case (5, "error"):
       let id = try reader.optionalInt("id")
       let name = try reader.string("code")
       guard let code = ErrorCode(rawValue: name) else {
         throw reader.error("unknown error code '\(name)'")
       }
       self = .error(id: id, code: code, message: try reader.string("message"))
-    case "bye":
+    case (3, "bye"):
       self = .bye(reason: try reader.string("reason"))
     default:
       throw reader.unknownType()
@@ -134,6 +134,23 @@ public enum HostMessage: Sendable, Hashable {
     case .pong: "pong"
     case .error: "error"
     case .bye: "bye"
+    }
+  }
+
+  /// `{"type":"<type>"`, the start of the message's JSON text.
+  private var opening: StaticString {
+    switch self {
+    case .welcome: #"{"type":"welcome""#
+    case .scopes: #"{"type":"scopes""#
+    case .state: #"{"type":"state""#
+    case .subscribed: #"{"type":"subscribed""#
+    case .patch: #"{"type":"patch""#
+    case .unsubscribed: #"{"type":"unsubscribed""#
+    case .ack: #"{"type":"ack""#
+    case .ok: #"{"type":"ok""#
+    case .pong: #"{"type":"pong""#
+    case .error: #"{"type":"error""#
+    case .bye: #"{"type":"bye""#
     }
   }
 
@@ -188,8 +205,26 @@ public enum HostMessage: Sendable, Hashable {
   ///
   /// - Parameter buffer: The output buffer, e.g. a connection's outbound buffer.
   public func encodeFrame(into buffer: inout [UInt8]) {
-    FrameEncoder.appendFrame(to: &buffer) { (out: inout [UInt8]) in
-      self.writePayload(into: &out)
+    switch self {
+    case .ack(let id, let rev):
+      SmallFrameWriter.appendFrame(to: &buffer) { writer in
+        writer.put(#"{"type":"ack","id":"#)
+        writer.put(id)
+        writer.put(#","rev":"#)
+        writer.put(rev)
+        writer.put("}")
+      }
+    case .ok(let id), .pong(let id):
+      SmallFrameWriter.appendFrame(to: &buffer) { writer in
+        writer.put(self.opening)
+        writer.put(#","id":"#)
+        writer.put(id)
+        writer.put("}")
+      }
+    default:
+      FrameEncoder.appendFrame(to: &buffer) { (out: inout [UInt8]) in
+        self.writePayload(into: &out)
+      }
     }
   }
 
@@ -207,44 +242,44 @@ public enum HostMessage: Sendable, Hashable {
   }
 
   private func writePayload(into out: inout [UInt8]) {
-    JSONByteWriter.beginObject(type: self.type, into: &out)
+    JSONByteWriter.append(self.opening, into: &out)
     switch self {
     case .welcome(let version, let host, let app, let session):
-      JSONByteWriter.member("protocol", version, into: &out)
-      JSONByteWriter.member("host", host, into: &out)
-      JSONByteWriter.member("app", app, into: &out)
-      JSONByteWriter.member("session", session, into: &out)
+      JSONByteWriter.member(#","protocol":"#, version, into: &out)
+      JSONByteWriter.member(#","host":"#, host, into: &out)
+      JSONByteWriter.member(#","app":"#, app, into: &out)
+      JSONByteWriter.member(#","session":"#, session, into: &out)
     case .scopes(let id, let scopes):
-      JSONByteWriter.member("id", id, into: &out)
-      JSONByteWriter.key("scopes", into: &out)
+      JSONByteWriter.member(#","id":"#, id, into: &out)
+      JSONByteWriter.append(#","scopes":"#, into: &out)
       out.append(UInt8(ascii: "["))
       for (index, scope) in scopes.enumerated() {
         if index > 0 { out.append(UInt8(ascii: ",")) }
         JSONByteWriter.append(#"{"pattern":"#, into: &out)
         JSONByteWriter.string(scope.pattern, into: &out)
-        JSONByteWriter.member("writable", scope.writable, into: &out)
+        JSONByteWriter.member(#","writable":"#, scope.writable, into: &out)
         if let description = scope.description {
-          JSONByteWriter.member("description", description, into: &out)
+          JSONByteWriter.member(#","description":"#, description, into: &out)
         }
         out.append(UInt8(ascii: "}"))
       }
       out.append(UInt8(ascii: "]"))
     case .state(let id, let scope, let rev, let state):
-      JSONByteWriter.member("id", id, into: &out)
-      JSONByteWriter.member("scope", scope, into: &out)
-      JSONByteWriter.member("rev", rev, into: &out)
-      JSONByteWriter.member("state", state, into: &out)
+      JSONByteWriter.member(#","id":"#, id, into: &out)
+      JSONByteWriter.member(#","scope":"#, scope, into: &out)
+      JSONByteWriter.member(#","rev":"#, rev, into: &out)
+      JSONByteWriter.member(#","state":"#, state, into: &out)
     case .subscribed(let id, let sub, let scope, let rev, let state):
-      JSONByteWriter.member("id", id, into: &out)
-      JSONByteWriter.member("sub", sub, into: &out)
-      JSONByteWriter.member("scope", scope, into: &out)
-      JSONByteWriter.member("rev", rev, into: &out)
-      JSONByteWriter.member("state", state, into: &out)
+      JSONByteWriter.member(#","id":"#, id, into: &out)
+      JSONByteWriter.member(#","sub":"#, sub, into: &out)
+      JSONByteWriter.member(#","scope":"#, scope, into: &out)
+      JSONByteWriter.member(#","rev":"#, rev, into: &out)
+      JSONByteWriter.member(#","state":"#, state, into: &out)
     case .patch(let sub, let base, let rev, let ops):
-      JSONByteWriter.member("sub", sub, into: &out)
-      JSONByteWriter.member("base", base, into: &out)
-      JSONByteWriter.member("rev", rev, into: &out)
-      JSONByteWriter.key("ops", into: &out)
+      JSONByteWriter.member(#","sub":"#, sub, into: &out)
+      JSONByteWriter.member(#","base":"#, base, into: &out)
+      JSONByteWriter.member(#","rev":"#, rev, into: &out)
+      JSONByteWriter.append(#","ops":"#, into: &out)
       out.append(UInt8(ascii: "["))
       for (index, op) in ops.enumerated() {
         if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -252,24 +287,24 @@ public enum HostMessage: Sendable, Hashable {
       }
       out.append(UInt8(ascii: "]"))
     case .unsubscribed(let sub, let reason):
-      JSONByteWriter.member("sub", sub, into: &out)
-      JSONByteWriter.member("reason", reason, into: &out)
+      JSONByteWriter.member(#","sub":"#, sub, into: &out)
+      JSONByteWriter.member(#","reason":"#, reason, into: &out)
     case .ack(let id, let rev):
-      JSONByteWriter.member("id", id, into: &out)
-      JSONByteWriter.member("rev", rev, into: &out)
+      JSONByteWriter.member(#","id":"#, id, into: &out)
+      JSONByteWriter.member(#","rev":"#, rev, into: &out)
     case .ok(let id), .pong(let id):
-      JSONByteWriter.member("id", id, into: &out)
+      JSONByteWriter.member(#","id":"#, id, into: &out)
     case .error(let id, let code, let message):
       if let id {
-        JSONByteWriter.member("id", id, into: &out)
+        JSONByteWriter.member(#","id":"#, id, into: &out)
       } else {
-        JSONByteWriter.key("id", into: &out)
+        JSONByteWriter.append(#","id":"#, into: &out)
         JSONByteWriter.append("null", into: &out)
       }
-      JSONByteWriter.member("code", code.rawValue, into: &out)
-      JSONByteWriter.member("message", message, into: &out)
+      JSONByteWriter.member(#","code":"#, code.rawValue, into: &out)
+      JSONByteWriter.member(#","message":"#, message, into: &out)
     case .bye(let reason):
-      JSONByteWriter.member("reason", reason, into: &out)
+      JSONByteWriter.member(#","reason":"#, reason, into: &out)
     }
     out.append(UInt8(ascii: "}"))
   }

@@ -1,40 +1,32 @@
 /// Writes compact JSON text straight into a byte buffer: the fast path behind
 /// ``ClientMessage/encodeFrame(into:)`` and ``HostMessage/encodeFrame(into:)``, which write a
 /// message's envelope member by member instead of building a ``JSON`` tree first.
+///
+/// Member keys are passed with their punctuation, `#","id":"#`, so that each costs one append.
 enum JSONByteWriter {
-  /// Appends `{"type":"<type>"`; `type` is one of the protocol's ASCII message names.
-  static func beginObject(type: String, into out: inout [UInt8]) {
-    Self.append(#"{"type":""#, into: &out)
-    out.append(contentsOf: type.utf8)
-    out.append(UInt8(ascii: "\""))
-  }
-
-  /// Appends `,"key":` for an ASCII key without escapes.
-  static func key(_ key: StaticString, into out: inout [UInt8]) {
-    out.append(UInt8(ascii: ","))
-    out.append(UInt8(ascii: "\""))
-    key.withUTF8Buffer { out.append(contentsOf: $0) }
-    out.append(UInt8(ascii: "\""))
-    out.append(UInt8(ascii: ":"))
-  }
-
+  /// Appends `key` (e.g. `#","id":"#) and the integer, with a single append to `out`.
   static func member(_ key: StaticString, _ value: Int64, into out: inout [UInt8]) {
-    Self.key(key, into: &out)
-    Self.integer(value, into: &out)
+    let keyLength = key.utf8CodeUnitCount
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: keyLength + 20) { scratch in
+      let base = scratch.baseAddress!
+      base.initialize(from: key.utf8Start, count: keyLength)
+      let digits = Self.formatInteger(value, into: UnsafeMutableBufferPointer(rebasing: scratch[keyLength...]))
+      out.append(contentsOf: UnsafeBufferPointer(start: base, count: keyLength + digits))
+    }
   }
 
   static func member(_ key: StaticString, _ value: String, into out: inout [UInt8]) {
-    Self.key(key, into: &out)
+    Self.append(key, into: &out)
     Self.string(value, into: &out)
   }
 
   static func member(_ key: StaticString, _ value: Bool, into out: inout [UInt8]) {
-    Self.key(key, into: &out)
+    Self.append(key, into: &out)
     Self.append(value ? "true" : "false", into: &out)
   }
 
   static func member(_ key: StaticString, _ value: JSON, into out: inout [UInt8]) {
-    Self.key(key, into: &out)
+    Self.append(key, into: &out)
     Self.value(value, into: &out)
   }
 
@@ -44,22 +36,31 @@ enum JSONByteWriter {
 
   /// Appends the decimal digits of `value`.
   static func integer(_ value: Int64, into out: inout [UInt8]) {
-    if value >= 0 && value < 10 {
-      out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
-      return
-    }
-    // Digits are produced backwards into a 20-byte scratch tuple (Int64.min has 19 digits).
-    var magnitude = value.magnitude
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
-      var index = 20
-      repeat {
-        index -= 1
-        scratch[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-        magnitude /= 10
-      } while magnitude != 0
-      if value < 0 { out.append(UInt8(ascii: "-")) }
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[index..<20]))
+      let count = Self.formatInteger(value, into: scratch)
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<count]))
     }
+  }
+
+  /// Writes the decimal form of `value` at the start of `scratch` (20 bytes at least: a sign
+  /// and the 19 digits of `Int64.min`); returns the number of bytes written.
+  static func formatInteger(_ value: Int64, into scratch: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    var magnitude = value.magnitude
+    var digits = 0
+    repeat {
+      digits += 1
+      magnitude /= 10
+    } while magnitude != 0
+    let count = digits + (value < 0 ? 1 : 0)
+    if value < 0 { scratch[0] = UInt8(ascii: "-") }
+    magnitude = value.magnitude
+    var index = count
+    repeat {
+      index -= 1
+      scratch[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+      magnitude /= 10
+    } while magnitude != 0
+    return count
   }
 
   /// Appends `string` as a JSON string literal, escaping `"`, `\` and control characters.
@@ -132,5 +133,43 @@ enum JSONByteWriter {
       }
       out.append(UInt8(ascii: "}"))
     }
+  }
+}
+
+/// Composes a small frame of fixed shape (an `ack`, `ok` or `pong`) on the stack and appends it
+/// to the output with a single append — the hottest replies of a busy host.
+struct SmallFrameWriter: ~Copyable {
+  private let scratch: UnsafeMutableBufferPointer<UInt8>
+  private var count = 4  // after the length prefix
+
+  /// The most any caller writes: fragments of at most 32 bytes and two integers.
+  static let capacity = 128
+
+  /// Runs `body` with a writer, then appends the frame it composed to `out`.
+  static func appendFrame(to out: inout [UInt8], _ body: (inout SmallFrameWriter) -> Void) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.capacity) { scratch in
+      var writer = SmallFrameWriter(scratch: scratch)
+      body(&writer)
+      let length = UInt32(writer.count - 4).bigEndian
+      withUnsafeBytes(of: length) { prefix in
+        for index in 0..<4 { scratch[index] = prefix[index] }
+      }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<writer.count]))
+    }
+  }
+
+  private init(scratch: UnsafeMutableBufferPointer<UInt8>) { self.scratch = scratch }
+
+  mutating func put(_ text: StaticString) {
+    let length = text.utf8CodeUnitCount
+    precondition(self.count + length <= Self.capacity)
+    (self.scratch.baseAddress! + self.count).initialize(from: text.utf8Start, count: length)
+    self.count += length
+  }
+
+  mutating func put(_ value: Int64) {
+    precondition(self.count + 20 <= Self.capacity)
+    self.count += JSONByteWriter.formatInteger(
+      value, into: UnsafeMutableBufferPointer(rebasing: self.scratch[self.count...]))
   }
 }

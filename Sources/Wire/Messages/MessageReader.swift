@@ -4,6 +4,9 @@ struct MessageReader {
   let object: JSONObject
   /// The message `type`, used as the prefix of every error message.
   let type: String
+  /// `type.utf8.count`: decoders switch on `(typeLength, type)` so that the string comparison
+  /// only runs for names of the right length (unequal Strings compare through a slow path).
+  let typeLength: Int
   /// The request's `id` when it is an integer; carried in every error.
   let id: Int64?
 
@@ -13,10 +16,11 @@ struct MessageReader {
       throw MessageError(code: .badJSON, id: nil, message: "top level must be an object")
     }
     self.object = object
-    self.id = object["id"].flatMap(Self.integer)
-    switch object["type"] {
+    self.id = Self.member("id", of: object).flatMap(Self.integer)
+    switch Self.member("type", of: object) {
     case .string(let type):
       self.type = type
+      self.typeLength = type.utf8.count
     case nil, .null:
       throw MessageError(code: .badMessage, id: self.id, message: "missing member 'type'")
     default:
@@ -39,9 +43,21 @@ struct MessageReader {
     self.error("'\(name)' must be \(expected)")
   }
 
+  /// The member named `name`; like `object[name]`, but comparing lengths before contents.
+  static func member(_ name: String, of object: JSONObject) -> JSON? {
+    let length = name.utf8.count
+    for (key, value) in object where key.utf8.count == length && key == name {
+      return value
+    }
+    return nil
+  }
+
+  /// The member named `name`, if present.
+  func member(_ name: String) -> JSON? { Self.member(name, of: self.object) }
+
   /// A member that must be present (`null` counts as present, for `state` and `action`).
   func value(_ name: String) throws(MessageError) -> JSON {
-    guard let value = self.object[name] else { throw self.missing(name) }
+    guard let value = self.member(name) else { throw self.missing(name) }
     return value
   }
 
@@ -53,7 +69,7 @@ struct MessageReader {
 
   /// An optional integer member: absent or `null` is `nil`.
   func optionalInt(_ name: String) throws(MessageError) -> Int64? {
-    switch self.object[name] {
+    switch self.member(name) {
     case nil, .null: return nil
     case let value?:
       guard let integer = Self.integer(value) else { throw self.mistyped(name, "an integer") }
@@ -69,7 +85,7 @@ struct MessageReader {
 
   /// An optional string member: absent or `null` is `nil`.
   func optionalString(_ name: String) throws(MessageError) -> String? {
-    switch self.object[name] {
+    switch self.member(name) {
     case nil, .null: return nil
     case .string(let string): return string
     default: throw self.mistyped(name, "a string")
@@ -78,7 +94,7 @@ struct MessageReader {
 
   /// A required array member.
   func array(_ name: String) throws(MessageError) -> [JSON] {
-    switch self.object[name] {
+    switch self.member(name) {
     case nil, .null: throw self.missing(name)
     case .array(let array): return array
     default: throw self.mistyped(name, "an array")

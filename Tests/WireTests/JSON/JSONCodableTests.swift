@@ -194,6 +194,26 @@ struct Manual: Codable, Equatable {
     #expect(decoded.name == "Rex" && decoded.goodBoy)
   }
 
+  @Test func releasesNestedEncodersAndDecoders() throws {
+    /// Remembers, weakly, the encoder and decoder it was handed.
+    final class Probe: Codable {
+      nonisolated(unsafe) static weak var encoder: AnyObject?
+      nonisolated(unsafe) static weak var decoder: AnyObject?
+      init() {}
+      init(from decoder: any Decoder) throws { Probe.decoder = decoder as AnyObject }
+      func encode(to encoder: any Encoder) throws {
+        Probe.encoder = encoder as AnyObject
+        var container = encoder.container(keyedBy: IndexKey.self)
+        _ = container.nestedContainer(keyedBy: IndexKey.self, forKey: IndexKey(0))
+      }
+    }
+    struct Holder: Codable { var probe: Probe; var more: [Probe] }
+    let json = try JSONValueEncoder().encode(Holder(probe: Probe(), more: [Probe()]))
+    #expect(Probe.encoder == nil, "a nested encoder outlived encode")
+    _ = try JSONValueDecoder().decode(Holder.self, from: json)
+    #expect(Probe.decoder == nil, "a nested decoder outlived decode")
+  }
+
   @Test func refusesWhatJSONCannotHold() {
     #expect(throws: EncodingError.self) { try JSONValueEncoder().encode(Double.nan) }
     #expect(throws: EncodingError.self) { try JSONValueEncoder().encode([Float.infinity]) }

@@ -1,0 +1,271 @@
+extension TestStore where Action: Equatable {
+  /// Asserts that an effect fed an action back into the store, and how it changed the state.
+  ///
+  /// ```swift
+  /// await store.send(.factButtonTapped) { $0.isLoading = true }
+  /// await store.receive(.factResponse("0 is a good number.")) {
+  ///   $0.isLoading = false
+  ///   $0.fact = "0 is a good number."
+  /// }
+  /// ```
+  ///
+  /// Waits up to `timeout` for the action. With ``exhaustivity`` `.on` the next received action
+  /// must be this one; with `.off`, earlier received actions are skipped.
+  ///
+  /// - Parameters:
+  ///   - expectedAction: The action expected from an effect.
+  ///   - timeout: How long to wait; the test store's ``timeout`` when `nil`.
+  ///   - updateStateToExpectedResult: Turns the state before the action into the expected state
+  ///     after it.
+  ///   - fileID: The file of the assertion.
+  ///   - filePath: The file path of the assertion.
+  ///   - line: The line of the assertion.
+  ///   - column: The column of the assertion.
+  nonisolated(nonsending) public func receive(
+    _ expectedAction: Action,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await self.receiveAction(
+      matching: { $0 == expectedAction },
+      failureMessage: """
+        Expected to receive the following action, but didn't: …
+
+        \(_TestStoreMessages.dump(expectedAction, indent: 2))
+        """,
+      unexpectedActionDescription: { received in
+        _TestStoreMessages.diff(expectedAction, received, actualLabel: "Received")
+      },
+      timeout: timeout,
+      update: updateStateToExpectedResult,
+      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+}
+
+extension TestStore {
+  /// Asserts that an effect fed back an action of a given case, and how it changed the state,
+  /// without asserting on the action's payload.
+  ///
+  /// ```swift
+  /// await clock.advance(by: .seconds(1))
+  /// await store.receive(\.timerTick) {
+  ///   $0.count = 1
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actionCase: A case key path of the action, such as `\.timerTick` or
+  ///     `\.todos[id: id].toggleCompleted`.
+  ///   - timeout: How long to wait; the test store's ``timeout`` when `nil`.
+  ///   - updateStateToExpectedResult: Turns the state before the action into the expected state
+  ///     after it.
+  ///   - fileID: The file of the assertion.
+  ///   - filePath: The file path of the assertion.
+  ///   - line: The line of the assertion.
+  ///   - column: The column of the assertion.
+  nonisolated(nonsending) public func receive<Value>(
+    _ actionCase: CaseKeyPath<Action, Value>,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let casePath = AnyCasePath(actionCase)
+    await self.receiveAction(
+      matching: { casePath.extract(from: $0) != nil },
+      failureMessage: "Expected to receive an action matching case path, but didn't get one.",
+      unexpectedActionDescription: { _TestStoreMessages.dump($0, indent: 2) },
+      timeout: timeout,
+      update: updateStateToExpectedResult,
+      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts that an effect fed back an action of a given case with a given payload, and how it
+  /// changed the state.
+  ///
+  /// ```swift
+  /// await store.receive(\.factResponse, "0 is a good number.") {
+  ///   $0.fact = "0 is a good number."
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actionCase: A case key path of the action.
+  ///   - expectedValue: The payload expected in that case.
+  ///   - timeout: How long to wait; the test store's ``timeout`` when `nil`.
+  ///   - updateStateToExpectedResult: Turns the state before the action into the expected state
+  ///     after it.
+  ///   - fileID: The file of the assertion.
+  ///   - filePath: The file path of the assertion.
+  ///   - line: The line of the assertion.
+  ///   - column: The column of the assertion.
+  nonisolated(nonsending) public func receive<Value: Equatable>(
+    _ actionCase: CaseKeyPath<Action, Value>,
+    _ expectedValue: Value,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let casePath = AnyCasePath(actionCase)
+    await self.receiveAction(
+      matching: { casePath.extract(from: $0) == expectedValue },
+      failureMessage: """
+        Expected to receive an action matching case path with the following value, but didn't: …
+
+        \(_TestStoreMessages.dump(expectedValue, indent: 2))
+        """,
+      unexpectedActionDescription: { received in
+        if let value = casePath.extract(from: received) {
+          return _TestStoreMessages.diff(expectedValue, value, actualLabel: "Received")
+        }
+        return _TestStoreMessages.dump(received, indent: 2)
+      },
+      timeout: timeout,
+      update: updateStateToExpectedResult,
+      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts that an effect fed back an action matching a predicate, and how it changed the
+  /// state.
+  ///
+  /// ```swift
+  /// await store.receive({ if case .factResponse = $0 { true } else { false } }) {
+  ///   $0.isLoading = false
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - isMatching: Whether a received action is the expected one.
+  ///   - timeout: How long to wait; the test store's ``timeout`` when `nil`.
+  ///   - updateStateToExpectedResult: Turns the state before the action into the expected state
+  ///     after it.
+  ///   - fileID: The file of the assertion.
+  ///   - filePath: The file path of the assertion.
+  ///   - line: The line of the assertion.
+  ///   - column: The column of the assertion.
+  nonisolated(nonsending) public func receive(
+    _ isMatching: (_ action: Action) -> Bool,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await self.receiveAction(
+      matching: isMatching,
+      failureMessage: "Expected to receive an action matching predicate, but didn't get one.",
+      unexpectedActionDescription: { _TestStoreMessages.dump($0, indent: 2) },
+      timeout: timeout,
+      update: updateStateToExpectedResult,
+      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  nonisolated(nonsending) func receiveAction(
+    matching predicate: (Action) -> Bool,
+    failureMessage: @autoclosure () -> String,
+    unexpectedActionDescription: (Action) -> String,
+    timeout: Duration?,
+    update: ((inout State) throws -> Void)?,
+    location: _SourceLocation
+  ) async {
+    self.begin(location)
+    guard
+      await self.waitForReceivedAction(
+        matching: predicate, failureMessage: failureMessage(), timeout: timeout,
+        location: location)
+    else { return }
+
+    switch self.exhaustivity {
+    case .on:
+      guard let received = self.runtime.popFirstReceived() else { return }
+      if predicate(received.action) {
+        self.checkState(
+          previous: self.state, actual: received.state, update: update, location: location)
+      } else {
+        let later = self.runtime.receivedContains(where: predicate)
+        location.reportIssue(
+          """
+          Received unexpected action\(later ? " before this one" : ""): …
+
+          \(unexpectedActionDescription(received.action))
+          """)
+      }
+      self.state = received.state
+
+    case let .off(showSkippedAssertions):
+      var skipped: [Action] = []
+      while let received = self.runtime.popFirstReceived() {
+        if predicate(received.action) {
+          if showSkippedAssertions && !skipped.isEmpty {
+            location.reportNote(
+              """
+              \(_TestStoreMessages.count(skipped.count, "received action")) \
+              \(skipped.count == 1 ? "was" : "were") skipped: \(_TestStoreMessages.dump(skipped))
+              """)
+          }
+          self.checkState(
+            previous: self.state, actual: received.state, update: update, location: location)
+          self.state = received.state
+          break
+        }
+        skipped.append(received.action)
+        self.state = received.state
+      }
+    }
+    await _settle(20)
+  }
+
+  /// Waits until an action to receive is there: any action when exhaustive, a matching one when
+  /// not. Reports the failure and returns `false` when none comes.
+  nonisolated(nonsending) private func waitForReceivedAction(
+    matching predicate: (Action) -> Bool,
+    failureMessage: String,
+    timeout: Duration?,
+    location: _SourceLocation
+  ) async -> Bool {
+    let isExhaustive = self.exhaustivity == .on
+    let runtime = self.runtime
+    func isReady() -> Bool {
+      isExhaustive ? runtime.hasReceived : runtime.receivedContains(where: predicate)
+    }
+    if isReady() { return true }
+    if runtime.runningEffects.isEmpty {
+      await _settle(20)
+      if isReady() { return true }
+      if runtime.runningEffects.isEmpty {
+        location.reportIssue(failureMessage)
+        return false
+      }
+    }
+    let duration = timeout ?? self.timeout
+    // Stop early when nothing is left that could deliver the action.
+    let ready = await _poll(timeout: duration) { isReady() || runtime.runningEffects.isEmpty }
+    if ready && isReady() { return true }
+    let stillRunning = !runtime.runningEffects.isEmpty
+    let expected = isExhaustive ? "an action" : "a matching action"
+    location.reportIssue(
+      """
+      Expected to receive \(expected), but received none\
+      \(stillRunning ? _TestStoreMessages.after(duration) : "").
+
+      \(stillRunning
+        ? _TestStoreMessages.effectsInFlight(timeoutWasExplicit: timeout != nil)
+        : _TestStoreMessages.noEffectsInFlight)
+      """)
+    return false
+  }
+}

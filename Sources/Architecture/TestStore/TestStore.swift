@@ -1,0 +1,249 @@
+/// A store for tests: sends actions to a feature and makes the test assert, exhaustively, how
+/// its state changes, which actions its effects feed back, and that its effects finish.
+///
+/// ```swift
+/// @Test func timer() async {
+///   let clock = TestClock()
+///   let store = TestStore(initialState: Counter.State()) {
+///     Counter()
+///   } withDependencies: {
+///     $0.clock = clock
+///   }
+///
+///   await store.send(.toggleTimerButtonTapped) {
+///     $0.isTimerRunning = true
+///   }
+///   await clock.advance(by: .seconds(1))
+///   await store.receive(\.timerTick) {
+///     $0.count = 1
+///   }
+///   await store.send(.toggleTimerButtonTapped) {
+///     $0.isTimerRunning = false
+///   }
+/// }
+/// ```
+///
+/// ## What fails a test
+///
+/// With ``exhaustivity`` `.on` (the default), each of these is a test failure, reported at the
+/// line of the assertion it concerns:
+///
+/// - a `send` or `receive` whose trailing closure does not turn the state before the action into
+///   exactly the state after it (the message shows a line diff, `−` expected, `+` actual), or
+///   a closure that changes nothing;
+/// - a `send` while actions fed back by effects have not been received;
+/// - a `receive` that gets a different action, or none within its timeout;
+/// - at the end of the test (when the test store is deinitialized): actions received but not
+///   asserted (at the last assertion), and effects still running (at the `send` that started
+///   them), which are then cancelled;
+/// - a runtime warning raised while the test store runs the feature: an action for a missing
+///   `forEach` element, a presentation action with nothing presented, an error an effect threw
+///   without a `catch:`, and a dependency used with no test implementation. It is reported at
+///   the `send` whose action (or whose effects, or the actions they fed back) raised it.
+///
+/// ## Dependencies
+///
+/// The feature runs in the test context (`DependencyValues.context == .test`): dependencies
+/// that are not overridden resolve to their `testValue`. For the built-in ones that means
+/// ``UUIDGenerator/incrementing`` for `uuid` (counting from 0 for each test store), and an
+/// "unimplemented" `clock`/`continuousClock`/`date` that fail the test when used. A key without a
+/// `testValue` fails the test when used (its live value then runs). Override what the feature
+/// needs in `withDependencies`, or later through ``dependencies``.
+///
+/// Failures reach Swift Testing (`Issue.record`, when the test target links
+/// `ArchitectureTestSupport`) or XCTest (`XCTFail`) at run time; the Architecture library links
+/// neither.
+///
+/// ## Isolation
+///
+/// A test store is not `Sendable`: create and use it in one test. Its async methods run on the
+/// caller's isolation (`nonisolated(nonsending)`), so it works from `@MainActor` tests and from
+/// nonisolated ones alike. The feature runs in a real ``Store`` (an actor), exactly as in the
+/// app.
+public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
+  /// How strictly the test store checks the feature (`.on` by default).
+  public var exhaustivity: Exhaustivity = .on
+
+  /// How long `receive` waits for an action and `finish` for effects, unless given a timeout
+  /// (1 second by default).
+  public var timeout: Duration = .seconds(1)
+
+  /// The state as of the last assertion: the state after the last action sent or received.
+  public internal(set) var state: State
+
+  /// The dependencies the feature runs with. Changes apply to the actions sent afterwards and to
+  /// the effects they start.
+  ///
+  /// ```swift
+  /// store.dependencies.numberFact.fetch = { "\($0) is a good number." }
+  /// ```
+  public var dependencies: DependencyValues {
+    get { self.runtime.dependencies }
+    set { self.runtime.dependencies = newValue }
+  }
+
+  let store: Store<State, Action>
+  let runtime: _TestStoreRuntime<State, Action>
+  let assertionLocation: _AssertionLocation
+  /// Where the last assertion was made (unreceived actions at the end are reported there).
+  var lastLocation: _SourceLocation
+
+  /// Creates a test store for a feature.
+  ///
+  /// ```swift
+  /// let store = TestStore(initialState: Todos.State()) {
+  ///   Todos()
+  /// } withDependencies: {
+  ///   $0.uuid = .incrementing
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - initialState: The state to start from (computed with the test's dependencies).
+  ///   - reducer: The feature's reducer.
+  ///   - prepareDependencies: Overrides dependencies for the feature and its effects. It runs
+  ///     after the test store's own setup (test context, runtime warnings as test failures), so
+  ///     it can replace that too.
+  ///   - fileID: The file of the test, for failures not tied to an assertion.
+  ///   - filePath: The file path of the test.
+  ///   - line: The line of the test store's creation.
+  ///   - column: The column of the test store's creation.
+  public init<R: Reducer>(
+    initialState: @autoclosure () -> R.State,
+    reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where R.State == State, R.Action == Action {
+    let location = _SourceLocation(
+      fileID: fileID, filePath: filePath, line: line, column: column)
+    let assertionLocation = _AssertionLocation(location)
+    var dependencies = DependencyValues.current
+    dependencies.context = .test
+    dependencies.runtimeWarnings = RuntimeWarningReporter { message in
+      (_TestStoreContext.sendLocation ?? assertionLocation.current).reportIssue(message)
+    }
+    prepareDependencies(&dependencies)
+    dependencies.prepareForStore()
+    let runtime = _TestStoreRuntime<State, Action>(dependencies: dependencies)
+    let initialState = DependencyValues.$current.withValue(dependencies) { initialState() }
+    // Handed over to the store, which alone calls it from then on (on its executor).
+    let base = _UncheckedSendable(
+      DependencyValues.$current.withValue(dependencies) { reducer()._makeReduce() })
+
+    self.state = initialState
+    self.runtime = runtime
+    self.assertionLocation = assertionLocation
+    self.lastLocation = location
+    self.store = Store(
+      initialState: initialState,
+      reducer: { _TestReducer(base: base.value, runtime: runtime) },
+      withDependencies: { $0 = dependencies }
+    )
+  }
+
+  deinit {
+    let received = self.runtime.takeReceived()
+    // The registry count is exact; the per-send tracking lags by one task hop when an effect
+    // has just finished, so it is only consulted when something is still running.
+    let running = self.store._effectCount > 0 ? self.runtime.runningEffects : []
+    if self.exhaustivity == .on {
+      if !received.isEmpty {
+        self.lastLocation.reportIssue(
+          """
+          The store received \(_TestStoreMessages.count(received.count, "unexpected action")) \
+          after this one: …
+
+          Unhandled actions: \(_TestStoreMessages.dump(received.map(\.action)))
+
+          \(_TestStoreMessages.toFixReceivedActions)
+          """)
+      }
+      for effect in running {
+        effect.location.reportIssue(_TestStoreMessages.effectStillRunning)
+      }
+    } else if case .off(showSkippedAssertions: true) = self.exhaustivity {
+      if !received.isEmpty {
+        self.lastLocation.reportNote(
+          "Skipped receiving \(_TestStoreMessages.dump(received.map(\.action)))")
+      }
+      for effect in running {
+        effect.location.reportNote("Skipped assertions: an effect of this action was still running.")
+      }
+    }
+    self.runtime.forget(running)
+    for effect in running { effect.task.cancel() }
+  }
+
+  /// Records the location of the assertion now running.
+  func begin(_ location: _SourceLocation) {
+    self.assertionLocation.current = location
+    self.lastLocation = location
+  }
+
+  /// Checks the state an action produced against the test's expectation, as TCA does: applied to
+  /// the state before the action when exhaustive, to the actual state when not.
+  func checkState(
+    previous: State,
+    actual: State,
+    update: ((inout State) throws -> Void)?,
+    location: _SourceLocation
+  ) {
+    func expectation(from state: State) -> State? {
+      var state = state
+      guard let update else { return state }
+      do {
+        try DependencyValues.$current.withValue(self.runtime.dependencies) {
+          try update(&state)
+        }
+      } catch {
+        location.reportIssue("Threw error: \(error)")
+        return nil
+      }
+      return state
+    }
+
+    func reportMismatch(_ expected: State) {
+      let headline =
+        update != nil ? _TestStoreMessages.stateMismatch : _TestStoreMessages.unexpectedStateChange
+      location.reportIssue(
+        """
+        \(headline): …
+
+        \(_TestStoreMessages.diff(expected, actual))
+        """)
+    }
+
+    switch self.exhaustivity {
+    case .on:
+      guard let expected = expectation(from: previous) else { return }
+      if expected != actual {
+        reportMismatch(expected)
+      } else if update != nil && expected == previous {
+        location.reportIssue(_TestStoreMessages.noStateChange)
+      }
+
+    case let .off(showSkippedAssertions):
+      guard let expected = expectation(from: actual) else { return }
+      if expected != actual {
+        reportMismatch(expected)
+      } else if update != nil && actual == previous {
+        location.reportIssue(_TestStoreMessages.noStateChange)
+      } else if showSkippedAssertions, let exhaustive = expectation(from: previous),
+        exhaustive != actual
+      {
+        location.reportNote(
+          """
+          Skipped assertions: …
+
+          \(_TestStoreMessages.diff(exhaustive, actual))
+          """)
+      }
+    }
+  }
+}
+
+@available(*, unavailable, message: "A TestStore belongs to one test; do not share it.")
+extension TestStore: Sendable {}

@@ -1,0 +1,116 @@
+/// The texts of test-store failures, in TCA's words: a headline, then the details (a diff marked
+/// `−` for expected and `+` for actual), then what to do about it.
+enum _TestStoreMessages {
+  static let stateMismatch = "A state change does not match expectation"
+  static let unexpectedStateChange = "State was not expected to change, but a change occurred"
+
+  static let noStateChange = """
+    Expected state to change, but no change occurred.
+
+    The trailing closure made no observable modifications to state. If no change to state is \
+    expected, omit the trailing closure.
+    """
+
+  static let toFixReceivedActions = """
+    To fix, explicitly assert against these actions using "store.receive", skip these actions \
+    by performing "await store.skipReceivedActions()", or consider using a non-exhaustive test \
+    store: "store.exhaustivity = .off".
+    """
+
+  static let effectStillRunning = """
+    An effect returned for this action is still running. It must complete before the end of \
+    the test. …
+
+    To fix, inspect any effects the reducer returns for this action and ensure that all of them \
+    complete by the end of the test. There are a few reasons why an effect may not have \
+    completed:
+
+    • If using async/await in your effect, it may need a little bit of time to properly \
+    finish. To fix you can simply perform "await store.finish()" at the end of your test.
+
+    • If an effect uses a clock (via "debounce", or "clock.sleep" in a "run" effect), make sure \
+    that you wait enough time for it to perform the effect. If you are using a "TestClock", \
+    advance it so that the effects may complete.
+
+    • If you are returning a long-living effect (timers, notifications, streams, etc.), then \
+    make sure those effects are torn down by marking the effect ".cancellable" and returning a \
+    corresponding cancellation effect ("Effect.cancel") from another action.
+
+    • If you do not wish to assert on these effects, perform "await \
+    store.skipInFlightEffects()", or consider using a non-exhaustive test store: \
+    "store.exhaustivity = .off".
+    """
+
+  static let noEffectsInFlight = """
+    There are no in-flight effects that could deliver this action. Could the effect you \
+    expected to deliver this action have been cancelled?
+    """
+
+  /// The advice when waiting timed out while effects are still running.
+  static func effectsInFlight(timeoutWasExplicit: Bool) -> String {
+    let timeoutMessage =
+      timeoutWasExplicit
+      ? #"try increasing the duration of this assertion's "timeout""#
+      : #"configure this assertion with an explicit "timeout""#
+    return """
+      There are effects in-flight. If the effect that delivers this action uses a clock (via \
+      "debounce", or "clock.sleep" in a "run" effect), make sure that you wait enough time for \
+      it to perform the effect. If you are using a "TestClock", advance it so that the effects \
+      may complete.
+
+      If you are not yet using a clock, or can not use a clock, \(timeoutMessage).
+      """
+  }
+
+  /// "1 action" / "2 actions".
+  static func count(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+  }
+
+  /// " after 1.0 seconds", or nothing for a zero timeout.
+  static func after(_ timeout: Duration) -> String {
+    guard timeout > .zero else { return "" }
+    let (seconds, attoseconds) = timeout.components
+    let value = Double(seconds) + Double(attoseconds) / 1e18
+    return " after \(value) seconds"
+  }
+
+  /// A multi-line dump of a value, indented.
+  static func dump(_ value: Any, indent: Int = 0) -> String {
+    let padding = String(repeating: " ", count: indent)
+    return _dumpLines(value).map { padding + $0 }.joined(separator: "\n")
+  }
+
+  /// A line diff of two values, TCA style, or both values in full when their dumps are equal.
+  ///
+  /// ```
+  ///       Counter.State(
+  ///     −   count: 2,
+  ///     +   count: 1,
+  ///         isLoading: false
+  ///       )
+  ///
+  /// (Expected: −, Actual: +)
+  /// ```
+  static func diff(_ expected: Any, _ actual: Any, actualLabel: String = "Actual") -> String {
+    guard let diff = _lineDiff(_dumpLines(expected), _dumpLines(actual)) else {
+      return """
+        Expected:
+        \(Self.dump(expected, indent: 2))
+
+        \(actualLabel):
+        \(Self.dump(actual, indent: 2))
+        """
+    }
+    // `_lineDiff` lines are a marker ("-", "+" or " "), two spaces, then the dumped line.
+    let lines = diff.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      let content = line.dropFirst(3)
+      switch line.first {
+      case "-": return "    − " + content
+      case "+": return "    + " + content
+      default: return "      " + content
+      }
+    }
+    return lines.joined(separator: "\n") + "\n\n(Expected: −, \(actualLabel): +)"
+  }
+}

@@ -1,0 +1,204 @@
+import Synchronization
+
+/// What a ``TestStore`` learns from the store it drives: the state right after the action it
+/// sent, the actions effects sent back (with the state after each), and which of its sends still
+/// have effects running. Shared between the test's task, the store's executor (where the
+/// ``_TestReducer`` records) and the watcher tasks of effect groups, hence the lock.
+final class _TestStoreRuntime<State: Sendable, Action: Sendable>: Sendable {
+  /// An action an effect fed back into the store, and the state after it was reduced.
+  struct Received: Sendable {
+    let action: Action
+    let state: State
+  }
+
+  /// The effects started by one `send` of the test (including those of the actions they fed
+  /// back): one ``StoreTask`` group.
+  struct Effects: Sendable {
+    let id: Int
+    let task: StoreTask
+    let location: _SourceLocation
+    let action: Action
+  }
+
+  private struct Storage {
+    var dependencies: DependencyValues
+    var received: [Received] = []
+    var isSending = false
+    var sentState: State?
+    var running: [Int: Effects] = [:]
+    var nextID = 0
+  }
+
+  private let storage: Mutex<Storage>
+
+  init(dependencies: DependencyValues) {
+    self.storage = Mutex(Storage(dependencies: dependencies))
+  }
+
+  /// The dependencies reducers and newly started effects use (a test may change them).
+  var dependencies: DependencyValues {
+    get { self.storage.withLock { $0.dependencies } }
+    set { self.storage.withLock { $0.dependencies = newValue } }
+  }
+
+  // MARK: - Reduced actions
+
+  /// Called by ``_TestReducer`` after each reduce, on the store's executor.
+  func didReduce(_ action: Action, state: State) {
+    self.storage.withLock { storage in
+      if storage.isSending && storage.sentState == nil {
+        storage.sentState = state
+      } else {
+        storage.received.append(Received(action: action, state: state))
+      }
+    }
+  }
+
+  /// Marks the start of a `send` (the next reduce is the sent action) and takes the actions
+  /// received before it.
+  func beginSend() -> [Received] {
+    self.storage.withLock { storage in
+      storage.isSending = true
+      storage.sentState = nil
+      defer { storage.received = [] }
+      return storage.received
+    }
+  }
+
+  /// Ends a `send` and returns the state right after the sent action.
+  func endSend() -> State? {
+    self.storage.withLock { storage in
+      storage.isSending = false
+      defer { storage.sentState = nil }
+      return storage.sentState
+    }
+  }
+
+  var hasReceived: Bool { self.storage.withLock { !$0.received.isEmpty } }
+
+  func receivedContains(where predicate: (Action) -> Bool) -> Bool {
+    self.storage.withLock { $0.received.contains { predicate($0.action) } }
+  }
+
+  func popFirstReceived() -> Received? {
+    self.storage.withLock { $0.received.isEmpty ? nil : $0.received.removeFirst() }
+  }
+
+  func takeReceived() -> [Received] {
+    self.storage.withLock { storage in
+      defer { storage.received = [] }
+      return storage.received
+    }
+  }
+
+  // MARK: - Effects in flight
+
+  /// Tracks the effects of a send until they finish.
+  func track(_ task: StoreTask, action: Action, location: _SourceLocation) -> Int? {
+    guard let group = task.group else { return nil }
+    let id = self.storage.withLock { storage -> Int in
+      defer { storage.nextID += 1 }
+      storage.running[storage.nextID] = Effects(
+        id: storage.nextID, task: task, location: location, action: action)
+      return storage.nextID
+    }
+    Task.detached { [self] in
+      await group.wait()
+      self.storage.withLock { _ = $0.running.removeValue(forKey: id) }
+    }
+    return id
+  }
+
+  /// Whether the effects of a tracked send are still running.
+  func isRunning(_ id: Int) -> Bool {
+    self.storage.withLock { $0.running[id] != nil }
+  }
+
+  /// The sends whose effects are still running, in the order they were sent.
+  var runningEffects: [Effects] {
+    self.storage.withLock { $0.running.values.sorted { $0.id < $1.id } }
+  }
+
+  /// Stops tracking effects (when they are skipped or the test ends).
+  func forget(_ effects: [Effects]) {
+    self.storage.withLock { storage in
+      for effect in effects { storage.running[effect.id] = nil }
+    }
+  }
+}
+
+/// The reducer a ``TestStore`` runs: the feature's reducer, run with the test store's current
+/// dependencies, recording every reduced action and state, and making the effects it returns run
+/// with those dependencies too (so `store.dependencies` changes made mid-test apply to effects
+/// started afterwards).
+struct _TestReducer<State: Sendable, Action: Sendable>: Reducer {
+  typealias Body = Never
+
+  let base: _ReduceFunction<State, Action>
+  let runtime: _TestStoreRuntime<State, Action>
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    let dependencies = self.runtime.dependencies
+    let effect = DependencyValues.$current.withValue(dependencies) {
+      self.base(&state, action)
+    }
+    self.runtime.didReduce(action, state: state)
+    if effect.isNone { return effect }
+    return Effect(
+      operation: effect.operation._running(
+        with: dependencies, sendLocation: _TestStoreContext.sendLocation))
+  }
+}
+
+extension _Operation {
+  /// The same effect tree, with the work of every `.run` wrapped to run with `dependencies` and
+  /// in the context of the test store's `send` it descends from.
+  ///
+  /// Exhaustive over the operations on purpose: a new kind of operation must decide here how it
+  /// gets its dependencies in a test store.
+  func _running(
+    with dependencies: DependencyValues, sendLocation: _SourceLocation?
+  ) -> _Operation {
+    switch self {
+    case .none, .send, .cancel:
+      return self
+    case let .run(priority, body):
+      return .run(priority) { send in
+        await _TestStoreContext.$sendLocation.withValue(sendLocation) {
+          await DependencyValues.$current.withValue(dependencies) {
+            await body(send)
+          }
+        }
+      }
+    case let .merge(operations):
+      return .merge(operations.map { $0._running(with: dependencies, sendLocation: sendLocation) })
+    case let .concatenate(operations):
+      return .concatenate(operations.map { $0._running(with: dependencies, sendLocation: sendLocation) })
+    case let .cancellable(id, cancelInFlight, operation):
+      return .cancellable(id, cancelInFlight: cancelInFlight, operation._running(with: dependencies, sendLocation: sendLocation))
+    case let .debounce(id, duration, clock, operation):
+      return .debounce(id, duration, clock, operation._running(with: dependencies, sendLocation: sendLocation))
+    }
+  }
+}
+
+extension Store where State: Sendable, Action: Sendable {
+  /// Sends an action for a test store: atomically takes the actions received before it, and
+  /// returns the state before and right after the action (before the actions it sends back with
+  /// `.send` effects, which are recorded as received).
+  func _testSend(
+    _ action: Action,
+    runtime: _TestStoreRuntime<State, Action>
+  ) -> (pending: [_TestStoreRuntime<State, Action>.Received], before: State, after: State, task: StoreTask) {
+    let pending = runtime.beginSend()
+    let before = self.core.state
+    let task = self.core.send(action)
+    let after = runtime.endSend() ?? self.core.state
+    return (pending, before, after, task)
+  }
+
+  /// The number of effect tasks running in this store (exact, lock-based).
+  nonisolated var _effectCount: Int {
+    self.core.root.registry.count
+  }
+}

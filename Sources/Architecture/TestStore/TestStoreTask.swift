@@ -1,0 +1,85 @@
+/// The effects started by one ``TestStore/send(_:assert:fileID:file:line:column:)``, to await
+/// or cancel in a test.
+///
+/// ```swift
+/// let task = await store.send(.task)   // starts a long-living effect, like a view's `.task`
+/// // … assertions …
+/// await task.cancel()                   // as when the view disappears
+/// ```
+public struct TestStoreTask: Hashable, Sendable {
+  /// The store's task for the effects.
+  public let rawValue: StoreTask
+  let timeout: Duration
+  let isRunning: @Sendable () -> Bool
+
+  init(rawValue: StoreTask, timeout: Duration, isRunning: @escaping @Sendable () -> Bool) {
+    self.rawValue = rawValue
+    self.timeout = timeout
+    self.isRunning = isRunning
+  }
+
+  /// Cancels the effects and waits until they have stopped.
+  public func cancel() async {
+    self.rawValue.cancel()
+    await self.rawValue.group?.wait()
+    await _settle(5)
+  }
+
+  /// Waits for the effects to finish, failing the test if they are still running after the
+  /// timeout.
+  ///
+  /// - Parameters:
+  ///   - timeout: How long to wait; the test store's ``TestStore/timeout`` when `nil`.
+  ///   - fileID: The file of the assertion.
+  ///   - filePath: The file path of the assertion.
+  ///   - line: The line of the assertion.
+  ///   - column: The column of the assertion.
+  public func finish(
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let timeout = timeout ?? self.timeout
+    let finished = await _poll(timeout: timeout) { !self.isRunning() }
+    if !finished {
+      _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        .reportIssue(
+          """
+          Expected task to finish, but it is still in-flight\(_TestStoreMessages.after(timeout)).
+          """)
+    }
+  }
+
+  /// Whether the effects were cancelled (an action that started no effect counts as cancelled).
+  public var isCancelled: Bool {
+    self.rawValue.isCancelled
+  }
+
+  /// Compares the underlying tasks.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.rawValue == rhs.rawValue
+  }
+
+  /// Hashes the underlying task.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(self.rawValue)
+  }
+}
+
+/// Waits until a condition holds or the timeout passes, letting other tasks run meanwhile.
+/// Returns whether the condition holds.
+nonisolated(nonsending) func _poll(
+  timeout: Duration, until condition: () -> Bool
+) async -> Bool {
+  if condition() { return true }
+  await _settle()
+  let clock = ContinuousClock()
+  let deadline = clock.now.advanced(by: timeout)
+  while !condition() {
+    guard clock.now < deadline else { return false }
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+  return true
+}

@@ -1,0 +1,400 @@
+import Architecture
+import ArchitectureTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// Each failure mode of the test store really fails the test, with TCA's message, at the right
+/// line: every test expects exactly the issue it provokes (`withKnownIssue` fails when the
+/// expected issue is not recorded, and records any other issue as a real failure).
+@Suite struct TestStoreFailureTests {
+  @Test func stateMismatchShowsADiff() async {
+    await expectIssue(
+      """
+      A state change does not match expectation: …
+
+            Feature.State(
+          −   count: 2,
+          +   count: 1,
+              items: [],
+              message: nil
+            )
+
+      (Expected: −, Actual: +)
+      """,
+    ) { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      line.next()
+      await store.send(.increment) { $0.count = 2 }
+    }
+  }
+
+  @Test func unexpectedStateChangeWithoutClosure() async {
+    await expectIssue(
+      """
+      State was not expected to change, but a change occurred: …
+
+            Feature.State(
+          −   count: 0,
+          +   count: 1,
+              items: [],
+              message: nil
+            )
+
+      (Expected: −, Actual: +)
+      """,
+    ) { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      line.next()
+      await store.send(.increment)
+    }
+  }
+
+  @Test func closureThatChangesNothing() async {
+    await expectIssue(
+      """
+      Expected state to change, but no change occurred.
+
+      The trailing closure made no observable modifications to state. If no change to state is \
+      expected, omit the trailing closure.
+      """,
+    ) { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      line.next()
+      await store.send(.noop) { $0.count = 0 }
+    }
+  }
+
+  @Test func closureThatThrows() async {
+    await expectIssue("Threw error: FeatureError()") { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      line.next()
+      await store.send(.increment) { _ in throw FeatureError() }
+    }
+  }
+
+  @Test func sendingBeforeReceivingFails() async {
+    await expectIssue(
+      """
+      Must handle 2 received actions before sending an action: …
+
+      Unhandled actions: [
+        [0]: .response(1),
+        [1]: .response(2)
+      ]
+
+      To fix, explicitly assert against these actions using "store.receive", skip these actions \
+      by performing "await store.skipReceivedActions()", or consider using a non-exhaustive test \
+      store: "store.exhaustivity = .off".
+      """,
+    ) { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      await store.send(.sendTwo)
+      line.next()
+      await store.send(.increment) { $0.count = 3 }
+    }
+  }
+
+  @Test func receivingTheWrongActionShowsADiff() async {
+    await expectIssue(
+      """
+      Received unexpected action before this one: …
+
+          − Feature.Action.response(2)
+          + Feature.Action.response(1)
+
+      (Expected: −, Received: +)
+      """,
+    ) { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      await store.send(.sendTwo)
+      line.next()
+      await store.receive(.response(2)) { $0.count = 2 }
+      await store.skipReceivedActions()
+    }
+  }
+
+  @Test func receivingTheWrongCase() async {
+    await expectIssue(
+      """
+      Received unexpected action: …
+
+        Feature.Action.response(1)
+      """,
+    ) { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      await store.send(.sendTwo)
+      line.next()
+      await store.receive(\.fetched)
+      await store.skipReceivedActions()
+    }
+  }
+
+  @Test func receivingWithNothingInFlight() async {
+    await expectIssue(
+      """
+      Expected to receive the following action, but didn't: …
+
+        Feature.Action.tick
+      """,
+    ) { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      line.next()
+      await store.receive(.tick)
+    }
+  }
+
+  @Test func receiveTimesOutWhileEffectsRun() async {
+    await expectIssue(
+      """
+      Expected to receive an action, but received none after 0.1 seconds.
+
+      There are effects in-flight. If the effect that delivers this action uses a clock (via \
+      "debounce", or "clock.sleep" in a "run" effect), make sure that you wait enough time for \
+      it to perform the effect. If you are using a "TestClock", advance it so that the effects \
+      may complete.
+
+      If you are not yet using a clock, or can not use a clock, try increasing the duration of \
+      this assertion's "timeout".
+      """,
+    ) { line in
+      let clock = TestClock()
+      let store = TestStore(initialState: Feature.State()) {
+        Feature()
+      } withDependencies: {
+        $0.clock = clock
+      }
+      await store.send(.startTimer)
+      line.next()
+      await store.receive(\.tick, timeout: .milliseconds(100))
+      await store.send(.stopTimer)
+    }
+  }
+
+  @Test func unreceivedActionsAtTheEndAreReportedAtTheLastAssertion() async {
+    await expectIssue(
+      """
+      The store received 1 unexpected action after this one: …
+
+      Unhandled actions: [
+        [0]: .response(2)
+      ]
+
+      To fix, explicitly assert against these actions using "store.receive", skip these actions \
+      by performing "await store.skipReceivedActions()", or consider using a non-exhaustive test \
+      store: "store.exhaustivity = .off".
+      """,
+    ) { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      await store.send(.sendTwo)
+      line.next()
+      await store.receive(.response(1)) { $0.count = 1 }
+    }
+  }
+
+  @Test func effectsStillRunningAtTheEndAreReportedAtTheirSend() async {
+    await expectIssue(
+      """
+      An effect returned for this action is still running. It must complete before the end of \
+      the test. …
+
+      To fix, inspect any effects the reducer returns for this action and ensure that all of them \
+      complete by the end of the test. There are a few reasons why an effect may not have \
+      completed:
+
+      • If using async/await in your effect, it may need a little bit of time to properly \
+      finish. To fix you can simply perform "await store.finish()" at the end of your test.
+
+      • If an effect uses a clock (via "debounce", or "clock.sleep" in a "run" effect), make sure \
+      that you wait enough time for it to perform the effect. If you are using a "TestClock", \
+      advance it so that the effects may complete.
+
+      • If you are returning a long-living effect (timers, notifications, streams, etc.), then \
+      make sure those effects are torn down by marking the effect ".cancellable" and returning a \
+      corresponding cancellation effect ("Effect.cancel") from another action.
+
+      • If you do not wish to assert on these effects, perform "await \
+      store.skipInFlightEffects()", or consider using a non-exhaustive test store: \
+      "store.exhaustivity = .off".
+      """,
+    ) { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      line.next()
+      await store.send(.neverEnding)
+      await store.send(.increment) { $0.count = 1 }
+    }
+  }
+
+  @Test func finishTimesOut() async {
+    let sendLine = ExpectedLine()
+    await expectIssue(
+      { """
+        Expected effects to finish, but there are still effects in-flight after 0.05 seconds:
+
+          • Feature.Action.neverEnding sent at ArchitectureTests/TestStoreFailureTests.swift:\(sendLine.value)
+
+        There are effects in-flight. If the effect that delivers this action uses a clock (via \
+        "debounce", or "clock.sleep" in a "run" effect), make sure that you wait enough time for \
+        it to perform the effect. If you are using a "TestClock", advance it so that the effects \
+        may complete.
+
+        If you are not yet using a clock, or can not use a clock, try increasing the duration of \
+        this assertion's "timeout".
+        """ },
+    ) { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      sendLine.next()
+      let task = await store.send(.neverEnding)
+      line.next()
+      await store.finish(timeout: .milliseconds(50))
+      await task.cancel()
+    }
+  }
+
+  @Test func testStoreTaskFinishTimesOut() async {
+    await expectIssue(
+      "Expected task to finish, but it is still in-flight after 0.05 seconds.") { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let task = await store.send(.neverEnding)
+      line.next()
+      await task.finish(timeout: .milliseconds(50))
+      await task.cancel()
+    }
+  }
+
+  @Test func skippingNothingIsStrict() async {
+    await expectIssue("There were no received actions to skip.") { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      line.next()
+      await store.skipReceivedActions()
+    }
+    await expectIssue("There were no in-flight effects to skip.") { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      line.next()
+      await store.skipInFlightEffects()
+    }
+  }
+
+  @Test func actionForAMissingElementFailsInsteadOfCrashing() async {
+    let id = UUID(uuidString: "DEADBEEF-0000-0000-0000-000000000000")!
+    await expectIssue(
+      prefix: "A \"forEach\" at ArchitectureTests/TestFeatures.swift:",
+      containing: "received an action for a missing element.",
+    ) { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      line.next()
+      await store.send(.item(.element(id: id, action: .toggle)))
+    }
+  }
+
+  @Test func unimplementedClockFailsTheTestAtTheSend() async {
+    await expectIssue(
+      "Unimplemented: @Dependency(\\.clock) was used in a test context. Override it with a"
+        + " TestClock.",
+    ) { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      line.next()
+      await store.send(.sleepOnClock)
+      await store.finish()
+    }
+  }
+
+  @Test func unhandledEffectErrorFailsTheTestAtItsSend() async {
+    await expectIssue(
+      prefix: "An \"Effect.run\" returned from ArchitectureTests/TestFeatures.swift:",
+      containing: "threw an unhandled error: FeatureError().",
+    ) { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      line.next()
+      await store.send(.throwUnhandled)
+      await store.finish()
+    }
+  }
+
+  @Test func nonExhaustiveStillChecksAssertedFields() async {
+    await expectIssue(
+      """
+      A state change does not match expectation: …
+
+            Feature.State(
+          −   count: 10,
+          +   count: 1,
+              items: [],
+              message: nil
+            )
+
+      (Expected: −, Actual: +)
+      """,
+    ) { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      store.exhaustivity = .off
+      line.next()
+      await store.send(.increment) { $0.count = 10 }
+    }
+  }
+
+  @Test func nonExhaustiveReceiveFailsWhenNothingMatches() async {
+    await expectIssue(
+      "Expected to receive an action matching case path, but didn't get one.") { line in
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      store.exhaustivity = .off
+      await store.send(.sendTwo)
+      line.next()
+      await store.receive(\.fetched)
+    }
+  }
+}
+
+/// The line where a test expects an issue, marked from inside the test body.
+final class ExpectedLine: Sendable {
+  private let line = Mutex(0)
+
+  /// The marked line (0 when none is marked, meaning "any line").
+  var value: Int { self.line.withLock { $0 } }
+
+  /// Marks the line after the call as the one where the issue is expected.
+  func next(_ line: Int = #line) {
+    self.line.withLock { $0 = line + 1 }
+  }
+}
+
+/// Runs `body` expecting exactly one issue with this message, at the line `body` marks.
+func expectIssue(
+  _ message: String,
+  sourceLocation: SourceLocation = #_sourceLocation,
+  _ body: (ExpectedLine) async -> Void
+) async {
+  await expectIssue({ message }, sourceLocation: sourceLocation, body)
+}
+
+/// As above, with a message built once the body has run.
+func expectIssue(
+  _ message: @escaping @Sendable () -> String,
+  sourceLocation: SourceLocation = #_sourceLocation,
+  _ body: (ExpectedLine) async -> Void
+) async {
+  let line = ExpectedLine()
+  await withKnownIssue(sourceLocation: sourceLocation) {
+    await body(line)
+  } matching: { issue in
+    issue.comments.map(\.rawValue) == [message()]
+      && (line.value == 0 || issue.sourceLocation?.line == line.value)
+  }
+}
+
+/// Runs `body` expecting one issue whose message has a prefix and contains a text.
+func expectIssue(
+  prefix: String,
+  containing text: String,
+  sourceLocation: SourceLocation = #_sourceLocation,
+  _ body: (ExpectedLine) async -> Void
+) async {
+  let line = ExpectedLine()
+  await withKnownIssue(sourceLocation: sourceLocation) {
+    await body(line)
+  } matching: { issue in
+    guard let message = issue.comments.first?.rawValue else { return false }
+    return message.hasPrefix(prefix) && message.contains(text)
+      && issue.sourceLocation?.line == line.value
+  }
+}
