@@ -24,14 +24,12 @@ protocol ClientCommand: Sendable {
 
 /// Options shared by every subcommand.
 enum CommonOptions {
-  /// `--socket <path>`, with the default this process would use.
+  /// `--socket <path>`, with the same default as `storehost`.
   static var socket: OptionSpec {
     .option(
-      "socket", value: "path",
-      help:
-        "The host's socket: $STOREHOST_SOCKET, else $XDG_RUNTIME_DIR/storehost.sock, else "
-        + "/tmp/storehost-<uid>.sock.",
-      default: SocketPath.default)
+      "socket", value: "path", help: "The socket file of the host to talk to.",
+      default:
+        "$STOREHOST_SOCKET, else $XDG_RUNTIME_DIR/storehost.sock, else /tmp/storehost-<uid>.sock")
   }
 
   /// The name sent to the host in `hello`.
