@@ -353,13 +353,9 @@ public actor HostClient {
     self.connection = nil
     if let handshake = self.handshake {
       self.handshake = nil
-      let failure: RemoteError =
-        if case .disconnected = reason {
-          .protocolViolation("the peer closed the connection without answering 'hello'")
-        } else {
-          reason
-        }
-      handshake.resume(returning: .failure(failure))
+      // A peer that closes before `welcome` is most likely a host starting or stopping:
+      // `disconnected`, which is transient, so that reconnection goes on.
+      handshake.resume(returning: .failure(reason))
     }
     let waiters = self.pending
     self.pending.removeAll()

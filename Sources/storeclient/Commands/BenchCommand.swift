@@ -71,15 +71,7 @@ struct BenchCommand: ClientCommand {
     _ = await progress.value
     display.clear()
 
-    var after: Snapshot?
-    var afterError: RemoteError?
-    do {
-      let verifier = try await HostClient.connect(to: options.socketPath, client: client)
-      after = try await verifier.get(options.scope)
-      await verifier.close()
-    } catch {
-      afterError = error
-    }
+    let (after, afterError) = await Self.finalState(options, client: client)
     if let after { await run.waitForWatchers(toReach: after.revision, timeout: .seconds(2)) }
     let measurements = await run.finish(final: after)
     let verification = BenchVerification.check(
@@ -97,6 +89,30 @@ struct BenchCommand: ClientCommand {
           ? "\(report.errors) error\(report.errors == 1 ? "" : "s") during the run"
           : verification.lost.map { $0 > 0 ? "\(Durations.grouped($0)) acknowledged actions were lost" : "the check failed" }
             ?? "nothing could be verified")
+    }
+  }
+}
+
+extension BenchCommand {
+  /// Reads the scope's state after the run on a new connection — retrying for a few seconds
+  /// if the host is unreachable, as it may be restarting after a crash (which is exactly
+  /// when the check matters).
+  static func finalState(
+    _ options: BenchOptions, client: String
+  ) async -> (Snapshot?, RemoteError?) {
+    let deadline = ContinuousClock.now + .seconds(5)
+    var delay = Duration.milliseconds(20)
+    while true {
+      do throws(RemoteError) {
+        let verifier = try await HostClient.connect(to: options.socketPath, client: client)
+        defer { Task { await verifier.close() } }
+        return (try await verifier.get(options.scope), nil)
+      } catch where error.isTransient && ContinuousClock.now + delay < deadline {
+        try? await Task.sleep(for: delay)
+        delay = min(delay * 2, .milliseconds(500))
+      } catch {
+        return (nil, error)
+      }
     }
   }
 }
