@@ -55,7 +55,7 @@ let package = Package(
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "HostingTests", dependencies: ["Hosting", "Wire", "Examples", "storehost"]),
     .testTarget(name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples"]),
-    .testTarget(name: "storeclientTests", dependencies: ["Wire"]),
+    .testTarget(name: "storeclientTests", dependencies: ["storeclient", "Remote", "Wire", "ArgumentParsing"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,0 +1,85 @@
+import Wire
+
+/// How a ``RemoteStore`` connects, and reconnects.
+public struct RemoteStoreConfiguration: Sendable {
+  /// The host's socket path.
+  public var socketPath: String
+  /// The name sent in `hello`.
+  public var clientName: String
+  /// Whether to reconnect when the connection is lost (else the store fails at once).
+  public var reconnects: Bool
+  /// The delays between reconnection attempts.
+  public var backoff: Backoff
+  /// Attempts after which a store that cannot reconnect fails; `nil` for no limit.
+  public var maxReconnectAttempts: Int?
+  /// How long the host may take to answer `hello`.
+  public var connectTimeout: Duration
+  /// The loop connections run on (and the store's executor).
+  public var loop: EventLoop
+
+  /// Describes how to connect.
+  ///
+  /// - Parameters:
+  ///   - socketPath: The host's socket path (default: ``SocketPath/default``).
+  ///   - clientName: The name sent in `hello`.
+  ///   - reconnects: Whether to reconnect when the connection is lost.
+  ///   - backoff: The delays between reconnection attempts.
+  ///   - maxReconnectAttempts: Attempts before giving up; `nil` for no limit.
+  ///   - connectTimeout: How long the host may take to answer `hello`.
+  ///   - loop: The loop to run on.
+  public init(
+    socketPath: String = SocketPath.default,
+    clientName: String = "swift-remote/1.0",
+    reconnects: Bool = true,
+    backoff: Backoff = .default,
+    maxReconnectAttempts: Int? = nil,
+    connectTimeout: Duration = .seconds(5),
+    loop: EventLoop = .shared
+  ) {
+    self.socketPath = socketPath
+    self.clientName = clientName
+    self.reconnects = reconnects
+    self.backoff = backoff
+    self.maxReconnectAttempts = maxReconnectAttempts
+    self.connectTimeout = connectTimeout
+    self.loop = loop
+  }
+}
+
+/// Where a ``RemoteStore`` stands with its host.
+public enum RemoteStoreStatus: Sendable, Equatable {
+  /// Subscribed: the state follows the host's.
+  case connected
+  /// The connection was lost; the store is trying again. The state is the last one known.
+  case reconnecting(attempt: Int, lastError: RemoteError)
+  /// The store has stopped for good: the scope is gone, reconnection is off or gave up, or
+  /// the store was closed.
+  case failed(RemoteError)
+}
+
+/// Why a ``RemoteEvent/snapshot(_:reason:)`` replaced the whole state.
+public enum SnapshotReason: Sendable, Hashable {
+  /// The state when the events began.
+  case initial
+  /// The store reconnected (the host may have restarted: revisions may start over).
+  case reconnected
+  /// A patch did not fit the store's copy (its `base` was not the last revision, or it did
+  /// not apply) and the store resubscribed.
+  case resynced
+}
+
+/// What happens to a ``RemoteStore``, as JSON, for tools that show every change.
+public enum RemoteEvent: Sendable, Equatable {
+  /// The whole state, at a revision.
+  case snapshot(Snapshot, reason: SnapshotReason)
+  /// A patch was applied: `ops` took the state from `before` (at `base`) to `after` (at `rev`).
+  case patch(base: Revision, rev: Revision, ops: [JSON], before: JSON, after: JSON)
+  /// The connection was lost; the store will try again in `retryIn`.
+  case disconnected(RemoteError, retryIn: Duration)
+  /// A reconnection attempt failed; the next is in `retryIn`.
+  case reconnectFailed(RemoteError, attempt: Int, retryIn: Duration)
+  /// The host refused an action sent with ``RemoteStore/sendWithoutWaiting(_:)``.
+  case rejected(RemoteError)
+  /// The store has stopped for good (see ``RemoteStoreStatus/failed(_:)``). Always last.
+  case ended(RemoteError)
+}

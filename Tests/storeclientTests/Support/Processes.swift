@@ -1,0 +1,196 @@
+import Foundation
+import Synchronization
+import Wire
+
+/// A failure of the test harness itself (a timeout, a process that would not start).
+struct HarnessError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// The built products the end-to-end tests run: the real `storehost` and `storeclient`.
+enum Binaries {
+  /// The build directory: where the test bundle is, or up to two levels above it (the bundle
+  /// may sit inside `X.xctest/` on Darwin).
+  static func find(_ name: String) -> String? {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<3 {
+      let candidate = directory.appendingPathComponent(name).path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+      directory = directory.deletingLastPathComponent()
+    }
+    return nil
+  }
+
+  /// The real daemon (`STOREHOST_BINARY` overrides where it is looked for).
+  static let storehost: String? = {
+    if let path = ProcessInfo.processInfo.environment["STOREHOST_BINARY"], !path.isEmpty {
+      return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+    return Self.find("storehost")
+  }()
+
+  /// The CLI under test.
+  static let storeclient: String? = Self.find("storeclient")
+
+  /// Whether both binaries are built (else the end-to-end tests are skipped, saying why).
+  static var available: Bool { Self.storehost != nil && Self.storeclient != nil }
+}
+
+/// Text read from a pipe as it arrives (drained continuously, so a process never blocks on a
+/// full pipe).
+final class PipeText: Sendable {
+  private let data = Mutex(Data())
+  let pipe = Pipe()
+
+  init() {
+    self.pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+      let chunk = handle.availableData
+      self?.data.withLock { $0.append(chunk) }
+    }
+  }
+
+  var text: String { self.data.withLock { String(decoding: $0, as: UTF8.self) } }
+
+  var lines: [String] { self.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+
+  func close() { self.pipe.fileHandleForReading.readabilityHandler = nil }
+}
+
+/// A short unique temporary directory (socket paths are limited to 107 bytes).
+func makeTemporaryDirectory() -> String {
+  var template = Array("/tmp/sc-XXXXXX".utf8CString)
+  let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+  return String(cString: path!)
+}
+
+/// Waits until `condition` holds, polling; throws after `timeout` seconds.
+func waitUntil(
+  _ what: String, timeout: Double = 20, _ condition: () throws -> Bool
+) async throws {
+  let deadline = Date().addingTimeInterval(timeout)
+  while Date() < deadline {
+    if try condition() { return }
+    try await Task.sleep(for: .milliseconds(10))
+  }
+  throw HarnessError("timed out after \(timeout) s waiting until \(what)")
+}
+
+/// The real `storehost`, on a socket path of the test's choosing.
+final class HostProcess: Sendable {
+  let socketPath: String
+  private let process: Process
+  private let errors = PipeText()
+
+  /// Starts `storehost --socket <path>` and waits until it listens.
+  init(socketPath: String) async throws {
+    guard let binary = Binaries.storehost else { throw HarnessError("storehost is not built") }
+    self.socketPath = socketPath
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = ["--socket", socketPath]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = self.errors.pipe
+    self.process = process
+    try process.run()
+    try await waitUntil("storehost listens on \(socketPath)") {
+      if !process.isRunning {
+        throw HarnessError("storehost exited with \(process.terminationStatus): \(self.errors.text)")
+      }
+      return UnixListener.isListenerAlive(path: socketPath)
+    }
+  }
+
+  /// The host's log so far.
+  var log: String { self.errors.text }
+
+  /// Stops the host the polite way (SIGTERM: `bye` to every client, socket removed).
+  func terminate() async throws {
+    guard self.process.isRunning else { return }
+    kill(self.process.processIdentifier, SIGTERM)
+    try await waitUntil("storehost exits") { !self.process.isRunning }
+    self.errors.close()
+  }
+
+  /// Kills the host on the spot (SIGKILL: no `bye`, the socket file is left behind).
+  func crash() async throws {
+    guard self.process.isRunning else { return }
+    kill(self.process.processIdentifier, SIGKILL)
+    try await waitUntil("storehost dies") { !self.process.isRunning }
+    self.errors.close()
+  }
+
+  deinit {
+    if self.process.isRunning { kill(self.process.processIdentifier, SIGKILL) }
+  }
+}
+
+/// A run of the real `storeclient` binary.
+final class ClientProcess: Sendable {
+  private let process: Process
+  let output = PipeText()
+  let errors = PipeText()
+
+  /// Starts `storeclient arguments…`, with `input` (if any) written to its stdin and closed.
+  init(_ arguments: [String], input: String? = nil, environment: [String: String]? = nil) throws {
+    guard let binary = Binaries.storeclient else { throw HarnessError("storeclient is not built") }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    process.standardOutput = self.output.pipe
+    process.standardError = self.errors.pipe
+    let stdin = Pipe()
+    process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+    self.process = process
+    try process.run()
+    if let input {
+      stdin.fileHandleForWriting.write(Data(input.utf8))
+      try stdin.fileHandleForWriting.close()
+    }
+  }
+
+  var isRunning: Bool { self.process.isRunning }
+
+  /// Waits for the process to exit and returns its status.
+  func wait(timeout: Double = 60) async throws -> Int32 {
+    try await waitUntil("storeclient exits", timeout: timeout) { !self.process.isRunning }
+    // Let the readability handlers take what is left in the pipes.
+    try await Task.sleep(for: .milliseconds(50))
+    return self.process.terminationStatus
+  }
+
+  /// Waits until standard output has a line satisfying `predicate`.
+  func waitForLine(timeout: Double = 20, _ predicate: (String) -> Bool) async throws {
+    try await waitUntil("storeclient prints a matching line; it printed:\n\(self.output.text)\(self.errors.text)", timeout: timeout) {
+      self.output.lines.contains(where: predicate)
+    }
+  }
+
+  /// Interrupts the process (SIGINT, like Ctrl-C) and waits for it.
+  func interrupt() async throws {
+    guard self.process.isRunning else { return }
+    kill(self.process.processIdentifier, SIGINT)
+    _ = try await self.wait()
+  }
+
+  deinit {
+    if self.process.isRunning { kill(self.process.processIdentifier, SIGKILL) }
+  }
+}
+
+/// The result of a finished `storeclient` run.
+struct ClientResult {
+  var status: Int32
+  var output: String
+  var errors: String
+
+  var outputLines: [String] { self.output.split(separator: "\n").map(String.init) }
+}
+
+/// Runs `storeclient arguments…` to completion.
+func storeclient(_ arguments: [String], input: String? = nil, timeout: Double = 60) async throws -> ClientResult {
+  let process = try ClientProcess(arguments, input: input)
+  let status = try await process.wait(timeout: timeout)
+  return ClientResult(status: status, output: process.output.text, errors: process.errors.text)
+}
