@@ -41,7 +41,7 @@ func format(_ value: Double) -> String {
   return String(repeating: " ", count: max(0, 8 - text.count)) + text
 }
 
-@inline(never)
+@inline(never) @_optimize(none)
 func blackHole<T>(_ value: T) {}
 
 print("Architecture benchmarks (release), ns/action, median of 5 runs")

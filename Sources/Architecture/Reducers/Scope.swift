@@ -10,6 +10,7 @@
 /// The child mutates the parent's state in place (through the writable key path, no copy), and
 /// its effects' actions are embedded back into the parent's action.
 public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
+  @usableFromInline
   let run: _ReduceFunction<ParentState, ParentAction>
 
   /// Scopes to a stored part of the parent's state.
@@ -18,6 +19,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   ///   - toChildState: A writable key path to the child state.
   ///   - toChildAction: A case key path to the child action.
   ///   - child: The child reducer.
+  @inlinable
   public init<ChildState, ChildAction>(
     state toChildState: WritableKeyPath<ParentState, ChildState>,
     action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
@@ -41,6 +43,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   ///   - toChildState: A case key path to the child state.
   ///   - toChildAction: A case key path to the child action.
   ///   - child: The child reducer.
+  @inlinable
   public init<ChildState, ChildAction>(
     state toChildState: CaseKeyPath<ParentState, ChildState>,
     action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
@@ -61,6 +64,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   }
 
   /// Runs the child for child actions.
+  @inlinable
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     self.run(&state, action)
   }
