@@ -90,7 +90,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
 
   @usableFromInline
   static func reportMissingElement(id: ID, action: Parent.Action, location: String) {
-    DependencyValues.current.runtimeWarnings(
+    DependencyValues._effective.runtimeWarnings(
       "A \"forEach\" at \(location) received an action for a missing element."
         + " Action: \(action); id: \(id)")
   }

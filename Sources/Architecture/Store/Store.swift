@@ -68,7 +68,7 @@ public final actor Store<State, Action> {
     withDependencies prepare: ((inout DependencyValues) -> Void)? = nil,
     executor: (any SerialExecutor)? = nil
   ) where R.State == State, R.Action == Action {
-    var dependencies = DependencyValues.current
+    var dependencies = DependencyValues._effective
     prepare?(&dependencies)
     dependencies.prepareForStore()
     let reduce = DependencyValues.$current.withValue(dependencies) {

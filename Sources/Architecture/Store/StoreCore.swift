@@ -7,11 +7,17 @@
 /// child, which runs on the same executor.
 @usableFromInline
 final class _StoreRoot: @unchecked Sendable {
+  // `@exclusivity(unchecked)` on the hot properties here and in `_RootCore`: they are only
+  // accessed on the store's serial executor, and never while an access to the same property
+  // is in progress (observers run after the reduce, re-entrant sends only queue), so the
+  // dynamic exclusivity checks (a third of a send's cost) can only ever pass.
+
   /// Incremented after every action the root reduces.
-  @usableFromInline var version: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var version: UInt64 = 0
   var nextObserverID: UInt64 = 0
-  @usableFromInline var stateWaiters: [UInt64: UnsafeContinuation<Void, Never>] = [:]
-  @usableFromInline var observers: [UInt64: () -> Void] = [:]
+  @exclusivity(unchecked) @usableFromInline
+  var stateWaiters: [UInt64: UnsafeContinuation<Void, Never>] = [:]
+  @exclusivity(unchecked) @usableFromInline var observers: [UInt64: () -> Void] = [:]
   let registry = _EffectRegistry()
 
   init() {}
@@ -87,17 +93,18 @@ final class _ScopedCore<ParentState, ParentAction, State, Action>: _Core<State, 
 
 @usableFromInline
 final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable {
-  @usableFromInline var _state: State
+  @exclusivity(unchecked) @usableFromInline var _state: State
   @usableFromInline let reduce: _ReduceFunction<State, Action>
   @usableFromInline let dependencies: DependencyValues
+  @usableFromInline let dependencyBox: _DependencyBox
   weak var store: Store<State, Action>?
 
   /// Whether an action is being processed; sends made meanwhile are queued.
-  @usableFromInline var isSending = false
+  @exclusivity(unchecked) @usableFromInline var isSending = false
   var queue: [(action: Action, group: _EffectGroup?, fromEffect: Bool)] = []
   var queueHead = 0
   /// `queue.count - queueHead`, kept apart so the send path touches no generic array.
-  @usableFromInline var queuedCount = 0
+  @exclusivity(unchecked) @usableFromInline var queuedCount = 0
 
   /// Called after an action sent by an effect has been reduced (for a test store).
   var receivedActionObserver: ((Action, State) -> Void)?
@@ -111,6 +118,7 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
     self._state = state
     self.reduce = reduce
     self.dependencies = dependencies
+    self.dependencyBox = _DependencyBox(dependencies)
     super.init(root: root)
   }
 
@@ -158,7 +166,7 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
 
   @inlinable
   func process(_ action: Action, group: inout _EffectGroup?, fromEffect: Bool) {
-    let effect = DependencyValues.$current.withValue(self.dependencies) {
+    let effect = _ReduceContext.with(self.dependencyBox) {
       self.reduce(&self._state, action)
     }
     self.root.didReduce()
