@@ -99,6 +99,20 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   /// The send path of `forEach` uses this: one hash lookup, no copy of the element.
   ///
   /// - Returns: The result of `body`, or `nil` when no element has that id.
+  /// The ids, through a mutating method so that `state[keyPath: kp]._idsSnapshot()` is one
+  /// in-place key path *modify* access: a key path read copies the array struct, and goes
+  /// through the runtime's generic projection, which looks up type metadata on every call.
+  @inlinable
+  mutating func _idsSnapshot() -> [ID] {
+    self._ids
+  }
+
+  @inlinable
+  mutating func _modifyAndIDs<R>(id: ID, _ body: (inout Element) -> R) -> (R?, [ID]) {
+    guard let index = self._positions[id] else { return (nil, self._ids) }
+    return (body(&self._elements[index]!), self._ids)
+  }
+
   @inlinable
   mutating func _modify<R>(id: ID, _ body: (inout Element) -> R) -> R? {
     guard let index = self._positions[id] else { return nil }

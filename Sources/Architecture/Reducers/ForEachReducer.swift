@@ -50,13 +50,16 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     let parent = parent._makeReduce()
     let element = element._makeReduce()
     let scope = AnyHashable(toElementsState)
-    let toIDs = toElementsState.appending(path: \IdentifiedArray<ID, Element.State>._ids)
+    let toElementsState = _opaque(toElementsState)
     self.run = { state, action in
       var elementEffects = Effect<Parent.Action>.none
+      let idsBefore: [ID]
       if case let .element(id, elementAction)? = toElementAction.extract(from: action) {
-        let effects = state[keyPath: toElementsState]._modify(id: id) {
+        // One access for the element and the ids (the element reducer cannot change ids).
+        let (effects, ids) = state[keyPath: toElementsState]._modifyAndIDs(id: id) {
           element(&$0, elementAction)
         }
+        idsBefore = ids
         if let effects {
           if !effects.isNone {
             elementEffects = Self.elementEffects(
@@ -65,12 +68,13 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
         } else {
           Self.reportMissingElement(id: id, action: action, location: location)
         }
+      } else {
+        idsBefore = state[keyPath: toElementsState]._idsSnapshot()
       }
-      let idsBefore = state[keyPath: toIDs]
       let parentEffects = parent(&state, action)
       let effects = elementEffects.merge(with: parentEffects)
       // Array `==` is O(1) when the id buffer was not touched (the common case).
-      let idsAfter = state[keyPath: toIDs]
+      let idsAfter = state[keyPath: toElementsState]._idsSnapshot()
       if idsBefore == idsAfter { return effects }
       return effects.merge(with: Self.cancelRemoved(before: idsBefore, after: idsAfter, scope: scope))
     }

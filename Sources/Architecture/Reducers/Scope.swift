@@ -27,6 +27,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   ) where ChildState == Child.State, ChildAction == Child.Action {
     let actionPath = AnyCasePath(toChildAction)
     let child = child()._makeReduce()
+    let toChildState = _opaque(toChildState)
     let extract = actionPath._extract
     let embed = actionPath._embed
     self.run = { state, action in
@@ -68,4 +69,13 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     self.run(&state, action)
   }
+}
+
+/// Hides a value from the optimizer. A key path literal that the optimizer propagates into a
+/// reducer's closure is re-instantiated there on every call (`swift_getKeyPath`) and then
+/// applied generically anyway; the captured key path object is cheaper.
+@usableFromInline
+@inline(never)
+func _opaque<T>(_ value: T) -> T {
+  value
 }
