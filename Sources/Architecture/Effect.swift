@@ -16,13 +16,16 @@
 /// on the Swift concurrency runtime with the store's dependencies; cancellation operators act
 /// on the store's in-flight effects.
 public struct Effect<Action>: Sendable {
+  @usableFromInline
   let operation: _Operation<Action>
 
+  @usableFromInline
   init(operation: _Operation<Action>) {
     self.operation = operation
   }
 
   /// An effect that does nothing.
+  @inlinable
   public static var none: Self { Self(operation: .none) }
 
   /// An effect that sends an action back into the store right after the current one.
@@ -98,7 +101,15 @@ public struct Effect<Action>: Sendable {
   }
 
   /// Runs this effect and another at the same time.
+  @inlinable
   public func merge(with other: Self) -> Self {
+    if other.isNone { return self }
+    if self.isNone { return other }
+    return self._merge(with: other)
+  }
+
+  @usableFromInline
+  func _merge(with other: Self) -> Self {
     switch (self.operation, other.operation) {
     case (.none, _): return other
     case (_, .none): return self
@@ -137,11 +148,19 @@ public struct Effect<Action>: Sendable {
   ///
   /// - Parameter transform: Maps each action.
   /// - Returns: An effect of the transformed actions.
+  @inlinable
   public func map<T>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
+    if self.isNone { return .none }
+    return self._map(transform)
+  }
+
+  @usableFromInline
+  func _map<T>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
     Effect<T>(operation: self.operation.map(transform))
   }
 
   /// Whether this is `.none` (used to skip work on the send path).
+  @inlinable
   var isNone: Bool {
     if case .none = self.operation { return true }
     return false
@@ -150,6 +169,7 @@ public struct Effect<Action>: Sendable {
 
 /// The operations an ``Effect`` is made of. A tree, so that scoping reducers can rewrite the
 /// cancellation ids inside a child's effects (see `_CancelID.path`).
+@usableFromInline
 indirect enum _Operation<Action>: Sendable {
   case none
   case send(_UncheckedSendable<Action>)
@@ -220,6 +240,7 @@ indirect enum _Operation<Action>: Sendable {
 /// The `.send` payload of an effect is created by the reducer on the store's executor and
 /// consumed on that same executor when the store starts the effect (as TCA's `.send` is a
 /// synchronous `Just`); it is never read concurrently.
+@usableFromInline
 struct _UncheckedSendable<Value>: @unchecked Sendable {
   var value: Value
   init(_ value: Value) { self.value = value }

@@ -64,11 +64,13 @@ extension Reducer where Body == Never {
 
 extension Reducer where Body: Reducer, Body.State == State, Body.Action == Action {
   /// Reduces with ``body``.
+  @inlinable
   public func reduce(into state: inout Body.State, action: Body.Action) -> Effect<Body.Action> {
     self.body.reduce(into: &state, action: action)
   }
 
   /// Evaluates ``body`` once.
+  @inlinable
   public func _makeReduce() -> _ReduceFunction<State, Action> {
     self.body._makeReduce()
   }
@@ -76,6 +78,7 @@ extension Reducer where Body: Reducer, Body.State == State, Body.Action == Actio
 
 extension Reducer {
   /// Wraps ``reduce(into:action:)``.
+  @inlinable
   public func _makeReduce() -> _ReduceFunction<State, Action> {
     { state, action in self.reduce(into: &state, action: action) }
   }

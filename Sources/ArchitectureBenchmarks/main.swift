@@ -5,7 +5,11 @@
 // store's executor pays, as the host's I/O thread does with `assumeIsolated`.
 import Architecture
 
+/// `ArchitectureBenchmarks a` (or b, c) runs only the benchmarks whose label starts with it.
+let only = CommandLine.arguments.dropFirst().first
+
 func measure(_ label: String, iterations: Int, _ body: (Int) async -> Void) async -> Double {
+  if let only, !label.hasPrefix("(\(only)") { return .nan }
   var samples: [Double] = []
   await body(iterations / 10)  // warm-up
   for _ in 0..<5 {
@@ -36,12 +40,13 @@ func sendElementActions(
 }
 
 func format(_ value: Double) -> String {
+  guard value.isFinite else { return "     n/a" }
   let tenths = Int((value * 10).rounded())
   let text = "\(tenths / 10).\(tenths % 10)"
   return String(repeating: " ", count: max(0, 8 - text.count)) + text
 }
 
-@inline(never)
+@inline(never) @_optimize(none)
 func blackHole<T>(_ value: T) {}
 
 print("Architecture benchmarks (release), ns/action, median of 5 runs")

@@ -10,7 +10,9 @@
 /// counter.extract(from: .counter(.increment))  // .increment
 /// ```
 public struct AnyCasePath<Root, Value>: Sendable {
+  @usableFromInline
   let _embed: @Sendable (Value) -> Root
+  @usableFromInline
   let _extract: @Sendable (Root) -> Value?
 
   /// Creates a case path from an embed and an extract function.
@@ -60,7 +62,7 @@ public struct AnyCasePath<Root, Value>: Sendable {
   ///
   /// - Parameter value: The payload.
   /// - Returns: The root value for this case.
-  @inline(__always)
+  @inlinable
   public func embed(_ value: Value) -> Root {
     self._embed(value)
   }
@@ -69,7 +71,7 @@ public struct AnyCasePath<Root, Value>: Sendable {
   ///
   /// - Parameter root: A root value.
   /// - Returns: The payload when `root` is this case, otherwise `nil`.
-  @inline(__always)
+  @inlinable
   public func extract(from root: Root) -> Value? {
     self._extract(root)
   }

@@ -22,9 +22,9 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   // non-nil, `_ids[i] == _id(_elements[i]!)` and `_positions[_ids[i]] == i`.
   // The slots are optional so that `subscript(id:)` can yield `&_elements[i]` in place as the
   // `Element?` its signature needs; nil is only ever stored transiently, to remove.
-  var _elements: [Element?]
-  var _ids: [ID]
-  var _positions: [ID: Int]
+  @usableFromInline var _elements: [Element?]
+  @usableFromInline var _ids: [ID]
+  @usableFromInline var _positions: [ID: Int]
   let _idPath: KeyPath<Element, ID> & Sendable
 
   /// Creates an identified array from elements whose ids are unique.
@@ -99,7 +99,21 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   /// The send path of `forEach` uses this: one hash lookup, no copy of the element.
   ///
   /// - Returns: The result of `body`, or `nil` when no element has that id.
-  @inline(__always)
+  /// The ids, through a mutating method so that `state[keyPath: kp]._idsSnapshot()` is one
+  /// in-place key path *modify* access: a key path read copies the array struct, and goes
+  /// through the runtime's generic projection, which looks up type metadata on every call.
+  @inlinable
+  mutating func _idsSnapshot() -> [ID] {
+    self._ids
+  }
+
+  @inlinable
+  mutating func _modifyAndIDs<R>(id: ID, _ body: (inout Element) -> R) -> (R?, [ID]) {
+    guard let index = self._positions[id] else { return (nil, self._ids) }
+    return (body(&self._elements[index]!), self._ids)
+  }
+
+  @inlinable
   mutating func _modify<R>(id: ID, _ body: (inout Element) -> R) -> R? {
     guard let index = self._positions[id] else { return nil }
     return body(&self._elements[index]!)

@@ -12,7 +12,7 @@ struct _UnimplementedClock: Clock {
   var minimumResolution: Duration { self.base.minimumResolution }
 
   func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-    DependencyValues.current.runtimeWarnings(
+    DependencyValues._effective.runtimeWarnings(
       "Unimplemented: @Dependency(\\.\(self.name)) was used in a test context."
         + " Override it with a TestClock.")
     try await self.base.sleep(until: deadline, tolerance: tolerance)

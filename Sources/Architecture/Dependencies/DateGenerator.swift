@@ -34,7 +34,7 @@ public struct DateGenerator: Sendable {
 private enum DateGeneratorKey: DependencyKey {
   static let liveValue = DateGenerator { Date() }
   static let testValue = DateGenerator {
-    DependencyValues.current.runtimeWarnings(
+    DependencyValues._effective.runtimeWarnings(
       "Unimplemented: @Dependency(\\.date) was used in a test context."
         + " Override it with DateGenerator.constant(…).")
     return Date()

@@ -31,7 +31,7 @@ extension DependencyKey {
     let message =
       "@Dependency(\(Self.self)) has no test implementation and was accessed in a test context;"
       + " its live value is used. Override it with withDependencies or give the key a testValue."
-    DependencyValues.current.runtimeWarnings(message)
+    DependencyValues._effective.runtimeWarnings(message)
     return self.liveValue
   }
 }

@@ -28,10 +28,15 @@ public enum DependencyContext: Sendable, Hashable {
 
 /// The dependencies available to reducers and effects, held in a task-local.
 ///
-/// A ``Store`` captures `DependencyValues.current` when it is created (plus the overrides given
-/// to its initializer) and re-establishes them around every reduce and every effect it starts,
-/// so `@Dependency` reads the store's values even when `send` is called from a thread that is
-/// not running a task, and each store can have its own overrides.
+/// A ``Store`` captures the current values when it is created (plus the overrides given to its
+/// initializer) and re-establishes them around every reduce and every effect it starts, so
+/// `@Dependency` reads the store's values even when `send` is called from a thread that is not
+/// running a task, and each store can have its own overrides. Effects get them as this
+/// task-local; a reduce gets them through a cheaper thread-local context (see `_effective`).
+///
+/// > Important: Inside a reducer, read dependencies with `@Dependency` (or
+/// > `DependencyValues._effective`) and override them with ``withDependencies(_:operation:)``;
+/// > `DependencyValues.current` itself is the caller's task-local there.
 ///
 /// ## Test context
 ///
@@ -111,9 +116,13 @@ public func withDependencies<R>(
   _ update: (inout DependencyValues) throws -> Void,
   operation: () throws -> R
 ) rethrows -> R {
-  var values = DependencyValues.current
+  var values = DependencyValues._effective
   try update(&values)
-  return try DependencyValues.$current.withValue(values, operation: operation)
+  return try DependencyValues.$current.withValue(values) {
+    // Inside a reduce, the reduce context wins over the task-local: update it too.
+    guard _ReduceContext.current != nil else { return try operation() }
+    return try _ReduceContext.with(_DependencyBox(values), operation)
+  }
 }
 
 /// Runs async work with some dependencies overridden.
@@ -128,7 +137,7 @@ public func withDependencies<R>(
   _ update: (inout DependencyValues) async throws -> Void,
   operation: () async throws -> R
 ) async rethrows -> R {
-  var values = DependencyValues.current
+  var values = DependencyValues._effective
   try await update(&values)
   return try await DependencyValues.$current.withValue(values, operation: operation)
 }
@@ -154,6 +163,6 @@ public struct Dependency<Value>: Sendable {
 
   /// The dependency's current value.
   public var wrappedValue: Value {
-    DependencyValues.current[keyPath: self.keyPath]
+    DependencyValues._effective[keyPath: self.keyPath]
   }
 }

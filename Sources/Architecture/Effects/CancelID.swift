@@ -1,6 +1,7 @@
 /// The internal identity of a cancellable effect: the user's id, erased, plus the navigation
 /// path (outermost first) of the `forEach`/`ifLet` scopes the effect was returned through, so
 /// that the same id used by two elements names two different effects.
+@usableFromInline
 struct _CancelID: Hashable, @unchecked Sendable {
   // @unchecked: `AnyHashable` is not `Sendable`, but it is only ever built here from values
   // that are `Hashable & Sendable` (see `init(_:)`), and it is immutable.

@@ -101,7 +101,7 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
           state[keyPath: toPresentationState].wrappedValue = nil
         }
       case (nil, _?):
-        DependencyValues.current.runtimeWarnings(
+        DependencyValues._effective.runtimeWarnings(
           "An \"ifLet\" at \(location) received a presentation action when destination state"
             + " was nil. Action: \(action)")
         parentEffects = parent(&state, action)

@@ -52,7 +52,7 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
       _CancelID(_NavigationID(scope: scope, identity: AnyHashable(id)))
     }
     func warn(_ message: String) {
-      DependencyValues.current.runtimeWarnings("A \"forEach\" at \(location) \(message)")
+      DependencyValues._effective.runtimeWarnings("A \"forEach\" at \(location) \(message)")
     }
     self.run = { state, action in
       let idsBefore = state[keyPath: toStackState].ids

@@ -8,16 +8,19 @@
 /// ._printChanges()
 /// ```
 public struct CombineReducers<State, Action, Reducers: Reducer<State, Action>>: Reducer {
+  @usableFromInline
   let reducers: _ReduceFunction<State, Action>
 
   /// Combines the reducers of a builder block; they run in order.
   ///
   /// - Parameter build: The reducers.
+  @inlinable
   public init(@ReducerBuilder<State, Action> _ build: () -> Reducers) {
     self.reducers = build()._makeReduce()
   }
 
   /// Runs the reducers in order, merging their effects.
+  @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     self.reducers(&state, action)
   }

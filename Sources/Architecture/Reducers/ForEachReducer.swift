@@ -18,6 +18,7 @@ extension Reducer {
   ///   - fileID: The source file, for runtime warnings.
   ///   - line: The source line, for runtime warnings.
   /// - Returns: The combined reducer.
+  @inlinable
   public func forEach<ElementState, ElementAction, ID: Hashable & Sendable, Element: Reducer>(
     _ toElementsState: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
     action toElementAction: CaseKeyPath<Action, IdentifiedAction<ID, ElementAction>>,
@@ -35,8 +36,10 @@ extension Reducer {
 
 /// The reducer returned by ``Reducer/forEach(_:action:element:fileID:line:)``.
 public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer {
+  @usableFromInline
   let run: _ReduceFunction<Parent.State, Parent.Action>
 
+  @inlinable
   init(
     parent: Parent,
     toElementsState: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>,
@@ -47,42 +50,66 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     let parent = parent._makeReduce()
     let element = element._makeReduce()
     let scope = AnyHashable(toElementsState)
-    let toIDs = toElementsState.appending(path: \IdentifiedArray<ID, Element.State>._ids)
-    let embed = toElementAction._embed
+    let toElementsState = _opaque(toElementsState)
     self.run = { state, action in
       var elementEffects = Effect<Parent.Action>.none
+      let idsBefore: [ID]
       if case let .element(id, elementAction)? = toElementAction.extract(from: action) {
-        let effects = state[keyPath: toElementsState]._modify(id: id) {
+        // One access for the element and the ids (the element reducer cannot change ids).
+        let (effects, ids) = state[keyPath: toElementsState]._modifyAndIDs(id: id) {
           element(&$0, elementAction)
         }
+        idsBefore = ids
         if let effects {
           if !effects.isNone {
-            elementEffects = effects
-              .map { embed(.element(id: id, action: $0)) }
-              ._scoped(in: _CancelID(_NavigationID(scope: scope, identity: id)))
+            elementEffects = Self.elementEffects(
+              effects, id: id, scope: scope, embed: toElementAction._embed)
           }
         } else {
-          DependencyValues.current.runtimeWarnings(
-            "A \"forEach\" at \(location) received an action for a missing element."
-              + " Action: \(action); id: \(id)")
+          Self.reportMissingElement(id: id, action: action, location: location)
         }
+      } else {
+        idsBefore = state[keyPath: toElementsState]._idsSnapshot()
       }
-      let idsBefore = state[keyPath: toIDs]
       let parentEffects = parent(&state, action)
       let effects = elementEffects.merge(with: parentEffects)
-      let idsAfter = state[keyPath: toIDs]
       // Array `==` is O(1) when the id buffer was not touched (the common case).
-      guard idsBefore != idsAfter else { return effects }
-      let remaining = Set(idsAfter)
-      let cancellations = idsBefore.filter { !remaining.contains($0) }.map {
-        Effect<Parent.Action>(
-          operation: .cancel(_CancelID(_NavigationID(scope: scope, identity: $0))))
-      }
-      return effects.merge(with: .merge(cancellations))
+      let idsAfter = state[keyPath: toElementsState]._idsSnapshot()
+      if idsBefore == idsAfter { return effects }
+      return effects.merge(with: Self.cancelRemoved(before: idsBefore, after: idsAfter, scope: scope))
     }
   }
 
+  @usableFromInline
+  static func elementEffects(
+    _ effects: Effect<Element.Action>,
+    id: ID,
+    scope: AnyHashable,
+    embed: @escaping @Sendable (IdentifiedAction<ID, Element.Action>) -> Parent.Action
+  ) -> Effect<Parent.Action> {
+    effects
+      .map { embed(.element(id: id, action: $0)) }
+      ._scoped(in: _CancelID(_NavigationID(scope: scope, identity: id)))
+  }
+
+  @usableFromInline
+  static func reportMissingElement(id: ID, action: Parent.Action, location: String) {
+    DependencyValues._effective.runtimeWarnings(
+      "A \"forEach\" at \(location) received an action for a missing element."
+        + " Action: \(action); id: \(id)")
+  }
+
+  @usableFromInline
+  static func cancelRemoved(before: [ID], after: [ID], scope: AnyHashable) -> Effect<Parent.Action> {
+    let remaining = Set(after)
+    return .merge(
+      before.filter { !remaining.contains($0) }.map {
+        Effect(operation: .cancel(_CancelID(_NavigationID(scope: scope, identity: $0))))
+      })
+  }
+
   /// Runs the element reducer, then the parent, then cancels removed elements' effects.
+  @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     self.run(&state, action)
   }

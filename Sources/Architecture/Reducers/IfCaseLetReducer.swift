@@ -60,7 +60,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
             childEffects = effects.map(toCaseAction._embed)._scoped(in: before)
           }
         } else {
-          DependencyValues.current.runtimeWarnings(
+          DependencyValues._effective.runtimeWarnings(
             "An \"ifCaseLet\" at \(location) received a child action when the state was in"
               + " another case. Action: \(action)")
         }

@@ -59,7 +59,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
             childEffects = effects.map(toChildAction._embed)._scoped(in: before)
           }
         } else {
-          DependencyValues.current.runtimeWarnings(
+          DependencyValues._effective.runtimeWarnings(
             "An \"ifLet\" at \(location) received a child action when child state was nil."
               + " Action: \(action)")
         }

@@ -8,11 +8,13 @@
 /// }
 /// ```
 public struct Reduce<State, Action>: Reducer {
+  @usableFromInline
   let _reduce: _ReduceFunction<State, Action>
 
   /// Creates a reducer from a reduce function.
   ///
   /// - Parameter reduce: Evolves the state and returns effects.
+  @inlinable
   public init(_ reduce: @escaping (_ state: inout State, _ action: Action) -> Effect<Action>) {
     self._reduce = reduce
   }
@@ -20,11 +22,13 @@ public struct Reduce<State, Action>: Reducer {
   /// Erases another reducer.
   ///
   /// - Parameter reducer: The reducer to wrap.
+  @inlinable
   public init<R: Reducer<State, Action>>(_ reducer: R) {
     self._reduce = reducer._makeReduce()
   }
 
   /// Calls the closure.
+  @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     self._reduce(&state, action)
   }

@@ -10,6 +10,7 @@
 /// The child mutates the parent's state in place (through the writable key path, no copy), and
 /// its effects' actions are embedded back into the parent's action.
 public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
+  @usableFromInline
   let run: _ReduceFunction<ParentState, ParentAction>
 
   /// Scopes to a stored part of the parent's state.
@@ -18,6 +19,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   ///   - toChildState: A writable key path to the child state.
   ///   - toChildAction: A case key path to the child action.
   ///   - child: The child reducer.
+  @inlinable
   public init<ChildState, ChildAction>(
     state toChildState: WritableKeyPath<ParentState, ChildState>,
     action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
@@ -25,6 +27,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   ) where ChildState == Child.State, ChildAction == Child.Action {
     let actionPath = AnyCasePath(toChildAction)
     let child = child()._makeReduce()
+    let toChildState = _opaque(toChildState)
     let extract = actionPath._extract
     let embed = actionPath._embed
     self.run = { state, action in
@@ -41,6 +44,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   ///   - toChildState: A case key path to the child state.
   ///   - toChildAction: A case key path to the child action.
   ///   - child: The child reducer.
+  @inlinable
   public init<ChildState, ChildAction>(
     state toChildState: CaseKeyPath<ParentState, ChildState>,
     action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
@@ -61,7 +65,17 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   }
 
   /// Runs the child for child actions.
+  @inlinable
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     self.run(&state, action)
   }
+}
+
+/// Hides a value from the optimizer. A key path literal that the optimizer propagates into a
+/// reducer's closure is re-instantiated there on every call (`swift_getKeyPath`) and then
+/// applied generically anyway; the captured key path object is cheaper.
+@usableFromInline
+@inline(never)
+func _opaque<T>(_ value: T) -> T {
+  value
 }

@@ -101,6 +101,7 @@ final class _EffectRegistry: Sendable {
 
 /// The effects started because of one `send` (including the effects of the actions those
 /// effects send back), awaited and cancelled together through a ``StoreTask``.
+@usableFromInline
 final class _EffectGroup: Sendable {
   private struct State {
     var count = 0
@@ -157,8 +158,9 @@ final class _EffectGroup: Sendable {
 /// task.cancel()                         // cancels them
 /// ```
 public struct StoreTask: Hashable, Sendable {
-  let group: _EffectGroup?
+  @usableFromInline let group: _EffectGroup?
 
+  @usableFromInline
   init(_ group: _EffectGroup?) {
     self.group = group
   }

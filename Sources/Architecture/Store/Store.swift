@@ -36,9 +36,11 @@
 /// are reduced in the order they are sent. The store captures `DependencyValues.current` when it
 /// is created (with the `withDependencies` overrides) and re-establishes those values around
 /// every reduce and every effect, whichever thread calls `send`.
-public actor Store<State, Action> {
+public final actor Store<State, Action> {
   nonisolated let executorBox: _StoreExecutor
-  let core: _Core<State, Action>
+  @usableFromInline let core: _Core<State, Action>
+  /// The same object as `core` when this is a root store: the send path calls it directly.
+  @usableFromInline let rootCore: _RootCore<State, Action>?
 
   /// The executor the store (and every store scoped from it) runs on.
   nonisolated public var unownedExecutor: UnownedSerialExecutor {
@@ -66,7 +68,7 @@ public actor Store<State, Action> {
     withDependencies prepare: ((inout DependencyValues) -> Void)? = nil,
     executor: (any SerialExecutor)? = nil
   ) where R.State == State, R.Action == Action {
-    var dependencies = DependencyValues.current
+    var dependencies = DependencyValues._effective
     prepare?(&dependencies)
     dependencies.prepareForStore()
     let reduce = DependencyValues.$current.withValue(dependencies) {
@@ -76,16 +78,18 @@ public actor Store<State, Action> {
       state: initialState, reduce: reduce, dependencies: dependencies, root: _StoreRoot())
     self.executorBox = _StoreExecutor(executor)
     self.core = core
+    self.rootCore = core
     core.store = self
   }
 
   init(core: _Core<State, Action>, executorBox: _StoreExecutor) {
     self.core = core
+    self.rootCore = core as? _RootCore<State, Action>
     self.executorBox = executorBox
   }
 
   deinit {
-    if self.core is _RootCore<State, Action> { self.core.root.registry.cancelAll() }
+    if self.rootCore != nil { self.core.root.registry.cancelAll() }
   }
 
   /// Sends an action: reduces it (after any action being processed) and starts its effects.
@@ -95,9 +99,13 @@ public actor Store<State, Action> {
   ///
   /// - Parameter action: The action.
   /// - Returns: A task for the effects the action started.
+  @inlinable
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
-    self.core.send(action)
+    if let rootCore = self.rootCore {
+      return StoreTask(rootCore.send(action, group: nil, fromEffect: false))
+    }
+    return self.core.send(action)
   }
 
   /// The current state (a scoped store reads it from its root at each access).
@@ -179,11 +187,11 @@ public actor Store<State, Action> {
 
   /// Reduces an action sent by an effect, attaching the effects it starts to `group`.
   func _receive(_ action: Action, group: _EffectGroup) {
-    guard let root = self.core as? _RootCore<State, Action> else {
+    guard let rootCore = self.rootCore else {
       _ = self.core.send(action)
       return
     }
-    _ = root.send(action, group: group, fromEffect: true)
+    _ = rootCore.send(action, group: group, fromEffect: true)
   }
 
   /// Starts an operation from an effect driver and waits for it (and what it sends) to finish.
@@ -198,7 +206,7 @@ public actor Store<State, Action> {
 
   private func _start(_ operation: _Operation<Action>, ids: [_CancelID]) -> _EffectGroup {
     let group = _EffectGroup(registry: self.core.root.registry)
-    (self.core as? _RootCore<State, Action>)?.start(operation, group: group, ids: ids)
+    self.rootCore?.start(operation, group: group, ids: ids)
     return group
   }
 }

@@ -5,17 +5,31 @@
 /// `Store`s that share one serial executor (scoped stores reuse the root's executor), so
 /// accesses are serialized by that executor. It is handed from a parent store to its scoped
 /// child, which runs on the same executor.
+@usableFromInline
 final class _StoreRoot: @unchecked Sendable {
+  // `@exclusivity(unchecked)` on the hot properties here and in `_RootCore`: they are only
+  // accessed on the store's serial executor, and never while an access to the same property
+  // is in progress (observers run after the reduce, re-entrant sends only queue), so the
+  // dynamic exclusivity checks (a third of a send's cost) can only ever pass.
+
   /// Incremented after every action the root reduces.
-  var version: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var version: UInt64 = 0
   var nextObserverID: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline
   var stateWaiters: [UInt64: UnsafeContinuation<Void, Never>] = [:]
-  var observers: [UInt64: () -> Void] = [:]
+  @exclusivity(unchecked) @usableFromInline var observers: [UInt64: () -> Void] = [:]
   let registry = _EffectRegistry()
 
-  @inline(__always)
+  init() {}
+
+  @inlinable
   func didReduce() {
     self.version &+= 1
+    if !self.stateWaiters.isEmpty || !self.observers.isEmpty { self.notify() }
+  }
+
+  @usableFromInline
+  func notify() {
     if !self.stateWaiters.isEmpty {
       let waiters = self.stateWaiters
       self.stateWaiters = [:]
@@ -37,16 +51,17 @@ final class _StoreRoot: @unchecked Sendable {
 ///
 /// `@unchecked Sendable` for the reason given on `_StoreRoot`: confined to the stores' shared
 /// serial executor.
+@usableFromInline
 class _Core<State, Action>: @unchecked Sendable {
-  let root: _StoreRoot
+  @usableFromInline let root: _StoreRoot
 
   init(root: _StoreRoot) {
     self.root = root
   }
 
-  var state: State { fatalError("abstract") }
+  @usableFromInline var state: State { fatalError("abstract") }
 
-  func send(_ action: Action) -> StoreTask { fatalError("abstract") }
+  @usableFromInline func send(_ action: Action) -> StoreTask { fatalError("abstract") }
 }
 
 final class _ScopedCore<ParentState, ParentAction, State, Action>: _Core<State, Action>,
@@ -76,16 +91,20 @@ final class _ScopedCore<ParentState, ParentAction, State, Action>: _Core<State, 
   }
 }
 
+@usableFromInline
 final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable {
-  var _state: State
-  let reduce: _ReduceFunction<State, Action>
-  let dependencies: DependencyValues
+  @exclusivity(unchecked) @usableFromInline var _state: State
+  @usableFromInline let reduce: _ReduceFunction<State, Action>
+  @usableFromInline let dependencies: DependencyValues
+  @usableFromInline let dependencyBox: _DependencyBox
   weak var store: Store<State, Action>?
 
   /// Whether an action is being processed; sends made meanwhile are queued.
-  var isSending = false
+  @exclusivity(unchecked) @usableFromInline var isSending = false
   var queue: [(action: Action, group: _EffectGroup?, fromEffect: Bool)] = []
   var queueHead = 0
+  /// `queue.count - queueHead`, kept apart so the send path touches no generic array.
+  @exclusivity(unchecked) @usableFromInline var queuedCount = 0
 
   /// Called after an action sent by an effect has been reduced (for a test store).
   var receivedActionObserver: ((Action, State) -> Void)?
@@ -99,30 +118,36 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
     self._state = state
     self.reduce = reduce
     self.dependencies = dependencies
+    self.dependencyBox = _DependencyBox(dependencies)
     super.init(root: root)
   }
 
-  override var state: State { self._state }
+  @usableFromInline override var state: State { self._state }
 
-  override func send(_ action: Action) -> StoreTask {
+  @usableFromInline override func send(_ action: Action) -> StoreTask {
     StoreTask(self.send(action, group: nil, fromEffect: false))
   }
 
   /// Reduces an action now, or queues it if an action is being processed; then processes the
   /// queue. Returns the group of effects the action started, if any.
+  @inlinable
   func send(_ action: Action, group: _EffectGroup?, fromEffect: Bool) -> _EffectGroup? {
-    if self.isSending {
-      // Re-entrant: the action gets its own group now, filled when it is processed (before the
-      // outer send returns).
-      let group = group ?? _EffectGroup(registry: self.root.registry)
-      self.queue.append((action, group, fromEffect))
-      return group
-    }
+    if self.isSending { return self.enqueue(action, group: group, fromEffect: fromEffect) }
     self.isSending = true
     defer { self.isSending = false }
     var group = group
     self.process(action, group: &group, fromEffect: fromEffect)
-    if self.queueHead < self.queue.count { self.drain() }
+    if self.queuedCount > 0 { self.drain() }
+    return group
+  }
+
+  /// Queues a re-entrant send. The action gets its own group now, filled when it is processed
+  /// (before the outer send returns).
+  @usableFromInline
+  func enqueue(_ action: Action, group: _EffectGroup?, fromEffect: Bool) -> _EffectGroup {
+    let group = group ?? _EffectGroup(registry: self.root.registry)
+    self.queue.append((action, group, fromEffect))
+    self.queuedCount += 1
     return group
   }
 
@@ -136,26 +161,38 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
     self.isSending = true
     defer { self.isSending = false }
     self.startOperation(operation, group: group, ids: ids)
-    if self.queueHead < self.queue.count { self.drain() }
+    if self.queuedCount > 0 { self.drain() }
   }
 
-  @inline(__always)
-  private func process(_ action: Action, group: inout _EffectGroup?, fromEffect: Bool) {
-    let effect = DependencyValues.$current.withValue(self.dependencies) {
+  @inlinable
+  func process(_ action: Action, group: inout _EffectGroup?, fromEffect: Bool) {
+    let effect = _ReduceContext.with(self.dependencyBox) {
       self.reduce(&self._state, action)
     }
     self.root.didReduce()
-    if fromEffect, let receivedActionObserver { receivedActionObserver(action, self._state) }
+    if fromEffect { self.didReceive(action) }
     if effect.isNone { return }
+    self.start(effect, group: &group)
+  }
+
+  @usableFromInline
+  func didReceive(_ action: Action) {
+    if let receivedActionObserver { receivedActionObserver(action, self._state) }
+  }
+
+  @usableFromInline
+  func start(_ effect: Effect<Action>, group: inout _EffectGroup?) {
     let effectGroup = group ?? _EffectGroup(registry: self.root.registry)
     group = effectGroup
     self.startOperation(effect.operation, group: effectGroup, ids: [])
   }
 
-  private func drain() {
+  @usableFromInline
+  func drain() {
     while self.queueHead < self.queue.count {
       let (action, group, fromEffect) = self.queue[self.queueHead]
       self.queueHead += 1
+      self.queuedCount -= 1
       var effectGroup = group
       self.process(action, group: &effectGroup, fromEffect: fromEffect)
     }
@@ -173,6 +210,7 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
       return
     case let .send(action):
       self.queue.append((action.value, group, true))
+      self.queuedCount += 1
     case let .run(priority, body):
       self.spawn(priority: priority, ids: ids, group: group, body)
     case let .merge(operations):
