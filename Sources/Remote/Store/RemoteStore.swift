@@ -327,7 +327,9 @@ public actor RemoteStore<State: Sendable, Action: Sendable> {
   }
 
   private func connectionEnded(_ reason: RemoteError, generation: Int) {
-    guard generation == self.generation, !self.isFailed else { return }
+    // Before `attach` has finished (no client yet), the attach itself fails and its caller —
+    // the initializer or the reconnection loop — decides what happens next.
+    guard generation == self.generation, !self.isFailed, self.client != nil else { return }
     self.client = nil
     self.sub = nil
     guard self.configuration.reconnects else {
