@@ -42,7 +42,7 @@ let package = Package(
     .target(name: "Hosting", dependencies: ["Architecture", "Wire"]),
     .target(name: "ArgumentParsing"),
     .target(name: "Remote", dependencies: ["Architecture", "Wire"]),
-    .executableTarget(name: "storehost", dependencies: ["Hosting", "Examples", "ArgumentParsing"]),
+    .executableTarget(name: "storehost", dependencies: ["Hosting", "Wire", "Examples", "ArgumentParsing"]),
     .executableTarget(name: "storeclient", dependencies: ["Remote", "Wire", "ArgumentParsing"]),
     .executableTarget(
       name: "ArchitectureBenchmarks", dependencies: ["Architecture"],
@@ -53,7 +53,7 @@ let package = Package(
     .testTarget(
       name: "ExamplesTests", dependencies: ["Examples", "Architecture", "ArchitectureTestSupport"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
-    .testTarget(name: "HostingTests", dependencies: ["Hosting", "Wire", "Examples"]),
+    .testTarget(name: "HostingTests", dependencies: ["Hosting", "Wire", "Examples", "storehost"]),
     .testTarget(name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples"]),
     .testTarget(name: "storeclientTests", dependencies: ["storeclient", "Remote", "Wire", "ArgumentParsing"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),

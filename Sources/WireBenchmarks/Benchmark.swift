@@ -7,14 +7,20 @@
 /// Helpers shared by the benchmark sections.
 ///
 /// Times are the calling thread's CPU time, not wall time: the benchmark machines are shared,
-/// and CPU time is far less disturbed by other processes competing for the cores.
+/// and CPU time is less disturbed by other processes competing for the cores. Each figure is
+/// the median of ``runs`` runs, with the best run alongside as a hint of the noise.
 enum Benchmark {
-  /// How many timed runs each measurement takes; the median is reported.
+  /// How many timed runs each measurement takes.
   static let runs = 5
 
-  /// The median over ``runs`` runs of the nanoseconds one call of `body` takes, each run
-  /// calling it `iterations` times after one warm-up call.
-  static func nanoseconds(iterations: Int, _ body: () -> Void) -> Double {
+  /// Nanoseconds per call: the median and the best of the runs.
+  struct Sample {
+    var median: Double
+    var best: Double
+  }
+
+  /// Times `body`: ``runs`` runs of `iterations` calls each, after one warm-up call.
+  static func measure(iterations: Int, _ body: () -> Void) -> Sample {
     body()
     var samples: [Double] = []
     for _ in 0..<Self.runs {
@@ -22,7 +28,8 @@ enum Benchmark {
       for _ in 0..<iterations { body() }
       samples.append(Double(Self.threadCPUNanoseconds() - start) / Double(iterations))
     }
-    return samples.sorted()[samples.count / 2]
+    samples.sort()
+    return Sample(median: samples[samples.count / 2], best: samples[0])
   }
 
   /// CPU time consumed by the calling thread so far.
@@ -32,12 +39,29 @@ enum Benchmark {
     return time.tv_sec * 1_000_000_000 + time.tv_nsec
   }
 
-  /// Prints one result line: a label, a figure and its unit.
-  static func report(_ label: String, _ value: Double, _ unit: String, note: String = "") {
-    let figure = value >= 100 ? String(Int(value.rounded())) : String(Double(Int(value * 10)) / 10)
-    let padded = label + String(repeating: " ", count: max(0, 52 - label.count))
-    print("\(padded) \(String(repeating: " ", count: max(0, 10 - figure.count)))\(figure) \(unit)"
-      + (note.isEmpty ? "" : "  \(note)"))
+  /// Prints a per-call time, in ns below 100 µs and in ms above.
+  static func reportTime(_ label: String, _ sample: Sample) {
+    if sample.median >= 100_000 {
+      Self.report(label, sample.median / 1e6, sample.best / 1e6, "ms")
+    } else {
+      Self.report(label, sample.median, sample.best, "ns")
+    }
+  }
+
+  /// Prints the throughput of processing `bytes` bytes per call, in MB/s.
+  static func reportThroughput(_ label: String, bytes: Int, _ sample: Sample) {
+    let megabytes = Double(bytes) / 1e6
+    Self.report(label, megabytes / (sample.median / 1e9), megabytes / (sample.best / 1e9), "MB/s")
+  }
+
+  private static func report(_ label: String, _ median: Double, _ best: Double, _ unit: String) {
+    let padded = label + String(repeating: " ", count: max(0, 54 - label.count))
+    print("\(padded) \(Self.figure(median)) \(unit)   (best \(Self.figure(best)))")
+  }
+
+  private static func figure(_ value: Double) -> String {
+    let text = value >= 100 ? String(Int(value.rounded())) : String(Double(Int(value * 10)) / 10)
+    return String(repeating: " ", count: max(0, 7 - text.count)) + text
   }
 }
 

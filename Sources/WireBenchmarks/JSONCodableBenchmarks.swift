@@ -27,46 +27,49 @@ func runJSONCodableBenchmarks() {
   let foundationDecoder = JSONDecoder()
   let iterations = 100_000
 
-  for (name, value) in [("{\"incrementButtonTapped\":{}}", action), ("{\"set\":{\"_0\":42}}", setAction)] {
+  for (name, value) in [
+    ("{\"incrementButtonTapped\":{}}", action), ("{\"set\":{\"_0\":42}}", setAction),
+  ] {
     let bytes = try! encoder.encode(value).serialized()
-    let encode = Benchmark.nanoseconds(iterations: iterations) {
+    let encode = Benchmark.measure(iterations: iterations) {
       blackHole(try! encoder.encode(value).serialized())
     }
-    Benchmark.report("Codable → JSON → bytes      \(name)", encode, "ns")
-    let decode = Benchmark.nanoseconds(iterations: iterations) {
+    Benchmark.reportTime("Codable → JSON → bytes \(name)", encode)
+    let decode = Benchmark.measure(iterations: iterations) {
       blackHole(try! decoder.decode(BenchmarkCounterAction.self, from: try! JSON(parsing: bytes)))
     }
-    Benchmark.report("bytes → JSON → Codable      \(name)", decode, "ns")
+    Benchmark.reportTime("bytes → JSON → Codable \(name)", decode)
     let data = Data(bytes)
-    let foundationEncode = Benchmark.nanoseconds(iterations: iterations) {
+    let foundationEncode = Benchmark.measure(iterations: iterations) {
       blackHole(try! foundationEncoder.encode(value))
     }
-    Benchmark.report("Foundation JSONEncoder      \(name)", foundationEncode, "ns")
-    let foundationDecode = Benchmark.nanoseconds(iterations: iterations) {
+    Benchmark.reportTime("  JSONEncoder           \(name)", foundationEncode)
+    let foundationDecode = Benchmark.measure(iterations: iterations) {
       blackHole(try! foundationDecoder.decode(BenchmarkCounterAction.self, from: data))
     }
-    Benchmark.report("Foundation JSONDecoder      \(name)", foundationDecode, "ns")
+    Benchmark.reportTime("  JSONDecoder           \(name)", foundationDecode)
   }
 
   let todos = (0..<10_000).map {
-    BenchmarkTodo(id: $0, title: "Todo number \($0)", isComplete: $0 % 3 == 0, priority: Double($0) / 8)
+    BenchmarkTodo(
+      id: $0, title: "Todo number \($0)", isComplete: $0 % 3 == 0, priority: Double($0) / 8)
   }
-  let bulk = Benchmark.nanoseconds(iterations: 5) {
+  let bulk = Benchmark.measure(iterations: 5) {
     blackHole(try! encoder.encode(todos).serialized())
   }
-  Benchmark.report("encode 10,000 small structs → bytes (Wire)", bulk / 1e6, "ms")
-  let foundationBulk = Benchmark.nanoseconds(iterations: 5) {
+  Benchmark.reportTime("10,000 structs → bytes (Wire)", bulk)
+  let foundationBulk = Benchmark.measure(iterations: 5) {
     blackHole(try! foundationEncoder.encode(todos))
   }
-  Benchmark.report("encode 10,000 small structs (JSONEncoder)", foundationBulk / 1e6, "ms")
+  Benchmark.reportTime("  JSONEncoder", foundationBulk)
   let todoBytes = try! encoder.encode(todos).serialized()
-  let bulkDecode = Benchmark.nanoseconds(iterations: 5) {
+  let bulkDecode = Benchmark.measure(iterations: 5) {
     blackHole(try! decoder.decode([BenchmarkTodo].self, from: try! JSON(parsing: todoBytes)))
   }
-  Benchmark.report("decode 10,000 small structs ← bytes (Wire)", bulkDecode / 1e6, "ms")
+  Benchmark.reportTime("bytes → 10,000 structs (Wire)", bulkDecode)
   let todoData = Data(todoBytes)
-  let foundationBulkDecode = Benchmark.nanoseconds(iterations: 5) {
+  let foundationBulkDecode = Benchmark.measure(iterations: 5) {
     blackHole(try! foundationDecoder.decode([BenchmarkTodo].self, from: todoData))
   }
-  Benchmark.report("decode 10,000 small structs (JSONDecoder)", foundationBulkDecode / 1e6, "ms")
+  Benchmark.reportTime("  JSONDecoder", foundationBulkDecode)
 }

@@ -50,7 +50,9 @@ private func benchmarkFrameDecoding() {
   let bigPayload = [UInt8](repeating: 0x61, count: 4 << 20)
   for _ in 0..<4 { FrameEncoder.appendFrame(to: &big, bytes: bigPayload) }
 
-  for (label, stream, count) in [("small frames (60 B)", small, 100_000), ("big frames (4 MiB)", big, 4)] {
+  for (label, stream, count) in [
+    ("small frames (60 B)", small, 100_000), ("big frames (4 MiB)", big, 4),
+  ] {
     var checksum = 0
     let streaming = medianSeconds {
       var decoder = FrameDecoder()
@@ -138,7 +140,8 @@ private func benchmarkFrameEncoding() {
     }
   }
   precondition(decoded > 0)
-  report("ClientMessage(json:) for a send (typed decode only)", decodeTime / Double(count) * 1e9, "ns")
+  report(
+    "ClientMessage(json:) for a send (typed decode only)", decodeTime / Double(count) * 1e9, "ns")
 }
 
 // MARK: - Sockets
@@ -192,7 +195,8 @@ private func echoRoundTrips(path: String, inFlight: Int, duration: Duration) -> 
         completed += 1
         if ContinuousClock.now >= deadline {
           finished = true
-          let seconds = Double((ContinuousClock.now - start).components.seconds)
+          let seconds =
+            Double((ContinuousClock.now - start).components.seconds)
             + Double((ContinuousClock.now - start).components.attoseconds) * 1e-18
           result.withLock { $0 = Double(completed) / seconds }
           connection.close()
@@ -216,7 +220,8 @@ private func benchmarkSockets() {
   for inFlight in [1, 16, 256] {
     var samples: [Double] = []
     for _ in 0..<5 {
-      samples.append(echoRoundTrips(path: host.path, inFlight: inFlight, duration: .milliseconds(400)))
+      samples.append(
+        echoRoundTrips(path: host.path, inFlight: inFlight, duration: .milliseconds(400)))
     }
     report("Unix socket echo, 60 B frames, \(inFlight) in flight", samples.sorted()[2], "frames/s")
   }

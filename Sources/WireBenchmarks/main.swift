@@ -4,6 +4,7 @@
 let sections: [(name: String, run: () -> Void)] = [
   ("json", runJSONBenchmarks),
   ("patch", runPatchBenchmarks),
+  ("transport", runTransportBenchmarks),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

@@ -49,9 +49,11 @@ import Testing
     let store = makeStore(state, clock: clock, Host())
     let first = await store.send(.tickers(.element(id: 1, action: .start)))
     await store.send(.tickers(.element(id: 2, action: .start)))
+    #expect(await eventually { clock.sleeperCount == 2 })
     // Both elements use the id "ticker"; stopping element 1 must leave element 2 running.
     await store.send(.tickers(.element(id: 1, action: .stop)))
     await first.finish()
+    #expect(clock.sleeperCount == 1)
     await clock.advance(by: .seconds(2))
     #expect(await store.state.tickers.map(\.ticks) == [0, 2])
   }

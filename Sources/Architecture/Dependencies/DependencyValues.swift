@@ -106,6 +106,7 @@ final class _DependencyCache: Sendable {
 ///   - update: Overrides dependencies.
 ///   - operation: Runs with the overridden values.
 /// - Returns: The operation's result.
+@discardableResult
 public func withDependencies<R>(
   _ update: (inout DependencyValues) throws -> Void,
   operation: () throws -> R
@@ -121,6 +122,7 @@ public func withDependencies<R>(
 ///   - update: Overrides dependencies.
 ///   - operation: Runs with the overridden values.
 /// - Returns: The operation's result.
+@discardableResult
 public func withDependencies<R>(
   isolation: isolated (any Actor)? = #isolation,
   _ update: (inout DependencyValues) async throws -> Void,

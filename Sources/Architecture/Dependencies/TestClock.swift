@@ -123,7 +123,7 @@ public final class TestClock: Clock, Sendable {
 
   /// Advances the clock to an instant (see ``advance(by:)``).
   public func advance(to deadline: Instant) async {
-    await _settle()
+    await self.settle()
     while true {
       let next = self.state.withLock { state -> Sleeper? in
         guard
@@ -141,8 +141,9 @@ public final class TestClock: Clock, Sendable {
         return sleeper
       }
       guard let next else { return }
+      let remaining = self.sleeperCount
       next.continuation.resume()
-      await _settle()
+      await self.settle(untilMoreThan: remaining)
     }
   }
 
@@ -151,9 +152,33 @@ public final class TestClock: Clock, Sendable {
   /// - Parameter limit: How far to advance at most, against runaway timers.
   public func run(limit: Duration = .seconds(60 * 60 * 24)) async {
     let end = self.now.advanced(by: limit)
-    await _settle()
+    await self.settle()
     while let next = self.state.withLock({ $0.sleepers.map(\.deadline).min() }), next <= end {
       await self.advance(to: next)
+    }
+  }
+}
+
+extension TestClock {
+  /// Lets tasks that are about to sleep on this clock reach their `sleep` (a heuristic, as
+  /// TCA's: Swift cannot tell when other tasks are idle). Settles until the number of sleepers
+  /// has been stable for a while, or, after resuming a sleeper, until it sleeps again.
+  ///
+  /// - Parameter target: Stop as soon as more than this many tasks sleep (a resumed timer has
+  ///   gone back to sleep).
+  func settle(untilMoreThan target: Int = .max) async {
+    let start = ContinuousClock.now
+    var last = self.sleeperCount
+    var stableRounds = 0
+    while true {
+      await _settle(4)
+      let count = self.sleeperCount
+      if count > target { return }
+      stableRounds = count == last ? stableRounds + 1 : 0
+      last = count
+      let elapsed = ContinuousClock.now - start
+      if stableRounds >= 5, elapsed >= .milliseconds(20) { return }
+      if elapsed >= .seconds(1) { return }
     }
   }
 }

@@ -62,6 +62,10 @@ struct StoreStateChanges<State: Sendable>: AsyncSequence, Sendable {
     var last: State?
 
     mutating func next() async -> State? {
+      await self.next(isolation: nil)
+    }
+
+    mutating func next(isolation actor: isolated (any Actor)?) async -> State? {
       while true {
         guard let (state, version) = await self.next(self.version) else { return nil }
         self.version = version

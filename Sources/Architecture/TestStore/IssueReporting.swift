@@ -48,9 +48,10 @@ struct _TestFrameworks: @unchecked Sendable {
   // @unchecked: immutable after init, and every field is a C or thin function pointer, which
   // captures no state.
   typealias IsRunning = @convention(c) () -> Bool
-  typealias RecordIssue = @convention(c) (
-    UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafePointer<CChar>, Int, Int
-  ) -> Void
+  typealias RecordIssue =
+    @convention(c) (
+      UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafePointer<CChar>, Int, Int
+    ) -> Void
   typealias XCTFail = @convention(thin) (String, StaticString, UInt) -> Void
 
   let swiftTestingIsRunning: IsRunning?
@@ -65,7 +66,9 @@ struct _TestFrameworks: @unchecked Sendable {
     self.swiftTestingRecordIssue = _TestPlatform.symbol(named: "architecture_testing_record_issue")
       .map { unsafeBitCast($0, to: RecordIssue.self) }
     // XCTFail(_:file:line:) of swift-corelibs-xctest and Apple's XCTest overlay.
-    self.xcTestFail = _TestPlatform.symbol(named: "$s6XCTest7XCTFail_4file4lineySS_s12StaticStringVSutF")
-      .map { unsafeBitCast($0, to: XCTFail.self) }
+    self.xcTestFail = _TestPlatform.symbol(
+      named: "$s6XCTest7XCTFail_4file4lineySS_s12StaticStringVSutF"
+    )
+    .map { unsafeBitCast($0, to: XCTFail.self) }
   }
 }

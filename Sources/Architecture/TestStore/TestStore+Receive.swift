@@ -206,7 +206,7 @@ extension TestStore {
       }
       self.state = received.state
 
-    case let .off(showSkippedAssertions):
+    case .off(let showSkippedAssertions):
       var skipped: [Action] = []
       while let received = self.runtime.popFirstReceived() {
         if predicate(received.action) {

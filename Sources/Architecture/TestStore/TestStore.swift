@@ -56,7 +56,9 @@
 ///
 /// ## Isolation
 ///
-/// A test store is not `Sendable`: create and use it in one test. Its async methods run on the
+/// `State` must be `Equatable` (to compare expectations) and `Sendable`, and `Action`
+/// `Sendable`, since both cross from the store's actor to the test. A test store is not
+/// `Sendable`: create and use it in one test. Its async methods run on the
 /// caller's isolation (`nonisolated(nonsending)`), so it works from `@MainActor` tests and from
 /// nonisolated ones alike. The feature runs in a real ``Store`` (an actor), exactly as in the
 /// app.
@@ -170,7 +172,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
           "Skipped receiving \(_TestStoreMessages.dump(received.map(\.action)))")
       }
       for effect in running {
-        effect.location.reportNote("Skipped assertions: an effect of this action was still running.")
+        effect.location.reportNote(
+          "Skipped assertions: an effect of this action was still running.")
       }
     }
     self.runtime.forget(running)
@@ -225,7 +228,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
         location.reportIssue(_TestStoreMessages.noStateChange)
       }
 
-    case let .off(showSkippedAssertions):
+    case .off(let showSkippedAssertions):
       guard let expected = expectation(from: actual) else { return }
       if expected != actual {
         reportMismatch(expected)

@@ -102,9 +102,9 @@ enum _TestStoreMessages {
         \(Self.dump(actual, indent: 2))
         """
     }
-    // `_lineDiff` lines are a marker ("-", "+" or " "), two spaces, then the dumped line.
+    // `_lineDiff` lines are a marker ("-", "+" or " "), a space, then the dumped line.
     let lines = diff.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-      let content = line.dropFirst(3)
+      let content = line.dropFirst(2)
       switch line.first {
       case "-": return "    − " + content
       case "+": return "    + " + content

@@ -162,7 +162,7 @@ extension _Operation {
     switch self {
     case .none, .send, .cancel:
       return self
-    case let .run(priority, body):
+    case .run(let priority, let body):
       return .run(priority) { send in
         await _TestStoreContext.$sendLocation.withValue(sendLocation) {
           await DependencyValues.$current.withValue(dependencies) {
@@ -170,14 +170,18 @@ extension _Operation {
           }
         }
       }
-    case let .merge(operations):
+    case .merge(let operations):
       return .merge(operations.map { $0._running(with: dependencies, sendLocation: sendLocation) })
-    case let .concatenate(operations):
-      return .concatenate(operations.map { $0._running(with: dependencies, sendLocation: sendLocation) })
-    case let .cancellable(id, cancelInFlight, operation):
-      return .cancellable(id, cancelInFlight: cancelInFlight, operation._running(with: dependencies, sendLocation: sendLocation))
-    case let .debounce(id, duration, clock, operation):
-      return .debounce(id, duration, clock, operation._running(with: dependencies, sendLocation: sendLocation))
+    case .concatenate(let operations):
+      return .concatenate(
+        operations.map { $0._running(with: dependencies, sendLocation: sendLocation) })
+    case .cancellable(let id, let cancelInFlight, let operation):
+      return .cancellable(
+        id, cancelInFlight: cancelInFlight,
+        operation._running(with: dependencies, sendLocation: sendLocation))
+    case .debounce(let id, let duration, let clock, let operation):
+      return .debounce(
+        id, duration, clock, operation._running(with: dependencies, sendLocation: sendLocation))
     }
   }
 }
@@ -189,7 +193,10 @@ extension Store where State: Sendable, Action: Sendable {
   func _testSend(
     _ action: Action,
     runtime: _TestStoreRuntime<State, Action>
-  ) -> (pending: [_TestStoreRuntime<State, Action>.Received], before: State, after: State, task: StoreTask) {
+  ) -> (
+    pending: [_TestStoreRuntime<State, Action>.Received], before: State, after: State,
+    task: StoreTask
+  ) {
     let pending = runtime.beginSend()
     let before = self.core.state
     let task = self.core.send(action)

@@ -54,8 +54,9 @@ public struct FrameDecoder: Sendable {
   /// - Parameter maxFrameSize: The largest payload accepted, in bytes (default 16 MiB). Must be
   ///   between 1 and `UInt32.max`.
   public init(maxFrameSize: Int = 16 * 1024 * 1024) {
-    precondition(maxFrameSize > 0 && UInt64(maxFrameSize) <= UInt64(UInt32.max),
-                 "maxFrameSize must be in 1...UInt32.max")
+    precondition(
+      maxFrameSize > 0 && UInt64(maxFrameSize) <= UInt64(UInt32.max),
+      "maxFrameSize must be in 1...UInt32.max")
     self.maxFrameSize = maxFrameSize
   }
 

@@ -36,7 +36,8 @@ public enum FrameEncoder {
       throw error
     }
     let length = buffer.count - start - Self.prefixSize
-    precondition(length > 0 && UInt64(length) <= UInt64(UInt32.max), "invalid frame length \(length)")
+    precondition(
+      length > 0 && UInt64(length) <= UInt64(UInt32.max), "invalid frame length \(length)")
     Self.patchPrefix(in: &buffer, at: start, length: length)
   }
 
@@ -74,8 +75,9 @@ public enum FrameEncoder {
   ///   - buffer: The output buffer.
   ///   - payload: The payload bytes; must not be empty.
   public static func appendFrame(to buffer: inout [UInt8], bytes payload: UnsafeRawBufferPointer) {
-    precondition(!payload.isEmpty && UInt64(payload.count) <= UInt64(UInt32.max),
-                 "invalid frame length \(payload.count)")
+    precondition(
+      !payload.isEmpty && UInt64(payload.count) <= UInt64(UInt32.max),
+      "invalid frame length \(payload.count)")
     // Prefix and payload in two appends, the prefix already final.
     withUnsafeBytes(of: UInt32(payload.count).bigEndian) { buffer.append(contentsOf: $0) }
     buffer.append(contentsOf: payload)

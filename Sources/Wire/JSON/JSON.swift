@@ -26,13 +26,13 @@ extension JSON: Equatable {
   public static func == (lhs: JSON, rhs: JSON) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): return true
-    case let (.bool(a), .bool(b)): return a == b
-    case let (.int(a), .int(b)): return a == b
-    case let (.double(a), .double(b)): return a == b
-    case let (.int(a), .double(b)), let (.double(b), .int(a)): return Int64(exactly: b) == a
-    case let (.string(a), .string(b)): return a == b
-    case let (.array(a), .array(b)): return a == b
-    case let (.object(a), .object(b)): return a == b
+    case (.bool(let a), .bool(let b)): return a == b
+    case (.int(let a), .int(let b)): return a == b
+    case (.double(let a), .double(let b)): return a == b
+    case (.int(let a), .double(let b)), (.double(let b), .int(let a)): return Int64(exactly: b) == a
+    case (.string(let a), .string(let b)): return a == b
+    case (.array(let a), .array(let b)): return a == b
+    case (.object(let a), .object(let b)): return a == b
     default: return false
     }
   }

@@ -281,7 +281,9 @@ struct JSONParser: ~Copyable {
   // MARK: - Strings
 
   /// Parses a string starting at its opening quote; returns it with its key fingerprint.
-  private mutating func parseString() throws(JSONParseError) -> (string: String, fingerprint: UInt64) {
+  private mutating func parseString() throws(JSONParseError) -> (
+    string: String, fingerprint: UInt64
+  ) {
     self.position += 1
     let start = self.position
     var sawNonASCII = false
@@ -334,7 +336,8 @@ struct JSONParser: ~Copyable {
           )
         }
         self.position += 1
-        let string = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        let string = String(
+          decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
         return (string, Self.fingerprint(bytes, count))
       }
       if byte == Self.backslash { return try self.parseEscapedString(from: start, sawNonASCII) }
@@ -384,7 +387,8 @@ struct JSONParser: ~Copyable {
         self.position += 1
       }
       self.scratch.append(
-        contentsOf: UnsafeBufferPointer(start: self.base + runStart, count: self.position - runStart))
+        contentsOf: UnsafeBufferPointer(
+          start: self.base + runStart, count: self.position - runStart))
       guard self.position < self.end else {
         throw .endOfInput(at: self.end, expecting: "'\"' to end the string")
       }
@@ -493,12 +497,20 @@ struct JSONParser: ~Copyable {
       var high: UInt8 = 0xBF
       switch lead {
       case 0xC2...0xDF: length = 2
-      case 0xE0: length = 3; low = 0xA0
+      case 0xE0:
+        length = 3
+        low = 0xA0
       case 0xE1...0xEC, 0xEE...0xEF: length = 3
-      case 0xED: length = 3; high = 0x9F
-      case 0xF0: length = 4; low = 0x90
+      case 0xED:
+        length = 3
+        high = 0x9F
+      case 0xF0:
+        length = 4
+        low = 0x90
       case 0xF1...0xF3: length = 4
-      case 0xF4: length = 4; high = 0x8F
+      case 0xF4:
+        length = 4
+        high = 0x8F
       default: throw self.invalidUTF8(at: offset)
       }
       for continuation in 1..<length {
@@ -515,7 +527,8 @@ struct JSONParser: ~Copyable {
 
   private func invalidUTF8(at offset: Int) -> JSONParseError {
     JSONParseError(
-      offset: offset, reason: "invalid UTF-8 byte 0x\(JSONParseError.hex(self.byte(offset))) in string")
+      offset: offset,
+      reason: "invalid UTF-8 byte 0x\(JSONParseError.hex(self.byte(offset))) in string")
   }
 
   // MARK: - Numbers

@@ -98,7 +98,8 @@ final class ValueDecoder: Decoder {
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     guard case .object(let object) = self.value else {
-      throw self.mismatch([String: Any].self, expected: "object", found: self.value, path: self.codingPath)
+      throw self.mismatch(
+        [String: Any].self, expected: "object", found: self.value, path: self.codingPath)
     }
     return KeyedDecodingContainer(KeyedValueDecodingContainer<Key>(decoder: self, object: object))
   }
@@ -127,7 +128,8 @@ final class ValueDecoder: Decoder {
     if let special = try self.unboxSpecial(type, from: value, path: { self.codingPath + [key] }) {
       return special
     }
-    return try T(from: ValueDecoder(value: value, parent: self, key: key, userInfo: self.sendableUserInfo))
+    return try T(
+      from: ValueDecoder(value: value, parent: self, key: key, userInfo: self.sendableUserInfo))
   }
 
   /// Primitives reached through generic code, and Foundation's special cases.
@@ -211,7 +213,8 @@ final class ValueDecoder: Decoder {
     case .int(let int):
       if let exact = I(exactly: int) { return exact }
       throw DecodingError.dataCorrupted(
-        DecodingError.Context(codingPath: path(), debugDescription: "number \(int) does not fit \(I.self)"))
+        DecodingError.Context(
+          codingPath: path(), debugDescription: "number \(int) does not fit \(I.self)"))
     case .double(let double):
       if let exact = I(exactly: double) { return exact }
       let reason =
@@ -260,9 +263,15 @@ extension ValueDecoder: SingleValueDecodingContainer {
   func decode(_ type: Int64.Type) throws -> Int64 { try Self.integer(type, self.value, self.path) }
   func decode(_ type: UInt.Type) throws -> UInt { try Self.integer(type, self.value, self.path) }
   func decode(_ type: UInt8.Type) throws -> UInt8 { try Self.integer(type, self.value, self.path) }
-  func decode(_ type: UInt16.Type) throws -> UInt16 { try Self.integer(type, self.value, self.path) }
-  func decode(_ type: UInt32.Type) throws -> UInt32 { try Self.integer(type, self.value, self.path) }
-  func decode(_ type: UInt64.Type) throws -> UInt64 { try Self.integer(type, self.value, self.path) }
+  func decode(_ type: UInt16.Type) throws -> UInt16 {
+    try Self.integer(type, self.value, self.path)
+  }
+  func decode(_ type: UInt32.Type) throws -> UInt32 {
+    try Self.integer(type, self.value, self.path)
+  }
+  func decode(_ type: UInt64.Type) throws -> UInt64 {
+    try Self.integer(type, self.value, self.path)
+  }
   func decode<T: Decodable>(_ type: T.Type) throws -> T { try self.unbox(type) }
 }
 
@@ -293,7 +302,9 @@ struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
   private func lookup(_ key: Key) -> JSON? {
     if self.object.count > 16 {
-      return self.decoder.index(of: self.object)[key.stringValue].map { self.object.storage[$0].value }
+      return self.decoder.index(of: self.object)[key.stringValue].map {
+        self.object.storage[$0].value
+      }
     }
     return self.object[key.stringValue]
   }
@@ -389,7 +400,8 @@ struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
   }
 
   private func childDecoder(_ value: JSON, _ key: any CodingKey) -> ValueDecoder {
-    ValueDecoder(value: value, parent: self.decoder, key: key, userInfo: self.decoder.sendableUserInfo)
+    ValueDecoder(
+      value: value, parent: self.decoder, key: key, userInfo: self.decoder.sendableUserInfo)
   }
 }
 
@@ -475,7 +487,8 @@ struct UnkeyedValueDecodingContainer: UnkeyedDecodingContainer {
     try self.next { try ValueDecoder.integer(type, $0, $1) }
   }
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    let value = try self.decoder.unbox(type, from: try self.current(type), at: IndexKey(self.currentIndex))
+    let value = try self.decoder.unbox(
+      type, from: try self.current(type), at: IndexKey(self.currentIndex))
     self.currentIndex += 1
     return value
   }
@@ -483,7 +496,8 @@ struct UnkeyedValueDecodingContainer: UnkeyedDecodingContainer {
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type
   ) throws -> KeyedDecodingContainer<NestedKey> {
-    let container = try self.childDecoder(try self.current([String: Any].self)).container(keyedBy: type)
+    let container = try self.childDecoder(try self.current([String: Any].self)).container(
+      keyedBy: type)
     self.currentIndex += 1
     return container
   }

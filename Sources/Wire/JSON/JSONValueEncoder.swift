@@ -67,9 +67,9 @@ enum PendingValue {
     case .array(let array): return .array(array.elements.map { $0.resolved() })
     case .object(let object):
       var members: [JSONObject.Member] = []
-      members.reserveCapacity(object.keys.count)
-      for (key, value) in zip(object.keys, object.values) {
-        members.append(JSONObject.Member(key: key, value: value.resolved()))
+      members.reserveCapacity(object.members.count)
+      for member in object.members {
+        members.append(JSONObject.Member(key: member.key, value: member.value.resolved()))
       }
       return .object(JSONObject(uniqueMembers: members))
     case .encoder(let encoder):
@@ -87,32 +87,36 @@ final class PendingArray {
 /// An object under construction: keys in order, kept unique.
 final class PendingObject {
   // Only the thread running one `encode` call touches these: skip dynamic exclusivity checks.
-  @exclusivity(unchecked) var keys: [String] = []
-  @exclusivity(unchecked) var values: [PendingValue] = []
+  @exclusivity(unchecked) var members: [Member] = []
+
+  /// One key and its value; a struct so that one array (one allocation) holds both.
+  struct Member {
+    var key: String
+    var value: PendingValue
+  }
   /// Built once the object is large enough that a linear search for repeats would hurt.
   private var index: [String: Int]?
 
   /// Sets `key` to `value`, appending new keys.
   func set(_ key: String, _ value: PendingValue) {
     if let position = self.position(of: key) {
-      self.values[position] = value
+      self.members[position].value = value
       return
     }
-    self.index?[key] = self.keys.count
-    self.keys.append(key)
-    self.values.append(value)
+    self.index?[key] = self.members.count
+    self.members.append(Member(key: key, value: value))
   }
 
   /// The value already stored for `key`.
   func value(for key: String) -> PendingValue? {
-    self.position(of: key).map { self.values[$0] }
+    self.position(of: key).map { self.members[$0].value }
   }
 
   private func position(of key: String) -> Int? {
     if let index = self.index { return index[key] }
-    if self.keys.count < 16 { return self.keys.firstIndex(of: key) }
+    if self.members.count < 16 { return self.members.firstIndex { $0.key == key } }
     var index: [String: Int] = [:]
-    for (position, existing) in self.keys.enumerated() { index[existing] = position }
+    for (position, member) in self.members.enumerated() { index[member.key] = position }
     self.index = index
     return index[key]
   }

@@ -4,11 +4,16 @@
 
 /// The parse step of the pipeline frame decoder → JSON parser → message decoder.
 ///
-/// MERGE: connect the JSON parser here once it is on this branch —
-/// `try? JSON(parsing: payload)` — then every frame the fuzzer produces reaches the message
-/// decoders through the real parser. Until then the structural generator below feeds them.
+/// Whatever the parser accepts, the serializer must write back as text that parses to the
+/// same value (a crash here is a bug in one of them).
 func fuzzParseJSON(_ payload: UnsafeRawBufferPointer) -> JSON? {
-  nil
+  guard let json = try? JSON(parsing: payload) else { return nil }
+  let text = json.serialized()
+  guard let again = try? JSON(parsing: text) else {
+    preconditionFailure("the serializer wrote text the parser rejects: \(json.compactString)")
+  }
+  precondition(again == json, "a serialize/parse round trip changed \(json.compactString)")
+  return json
 }
 
 /// Runs one fuzz input through framing and message decoding, trapping on any inconsistency.
@@ -21,6 +26,8 @@ func fuzzParseJSON(_ payload: UnsafeRawBufferPointer) -> JSON? {
 ///   frame of valid UTF-8.
 func fuzzOne(_ data: UnsafeRawBufferPointer) {
   guard !data.isEmpty else { return }
+  // The whole input as a JSON text, then as a framed byte stream.
+  if let json = fuzzParseJSON(data) { fuzzMessages(json) }
   let frames = fuzzFraming(data)
   for frame in frames {
     let json = frame.withUnsafeBytes { fuzzParseJSON($0) }

@@ -10,7 +10,8 @@ enum JSONByteWriter {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: keyLength + 20) { scratch in
       let base = scratch.baseAddress!
       base.initialize(from: key.utf8Start, count: keyLength)
-      let digits = Self.formatInteger(value, into: UnsafeMutableBufferPointer(rebasing: scratch[keyLength...]))
+      let digits = Self.formatInteger(
+        value, into: UnsafeMutableBufferPointer(rebasing: scratch[keyLength...]))
       out.append(contentsOf: UnsafeBufferPointer(start: base, count: keyLength + digits))
     }
   }
@@ -44,7 +45,8 @@ enum JSONByteWriter {
 
   /// Writes the decimal form of `value` at the start of `scratch` (20 bytes at least: a sign
   /// and the 19 digits of `Int64.min`); returns the number of bytes written.
-  static func formatInteger(_ value: Int64, into scratch: UnsafeMutableBufferPointer<UInt8>) -> Int {
+  static func formatInteger(_ value: Int64, into scratch: UnsafeMutableBufferPointer<UInt8>) -> Int
+  {
     var magnitude = value.magnitude
     var digits = 0
     repeat {
@@ -97,42 +99,10 @@ enum JSONByteWriter {
     out.append(UInt8(ascii: "\""))
   }
 
-  /// Appends any JSON value, compactly.
-  ///
-  /// MERGE: once the JSON engineer's serializer is in this module, replace the body with
-  /// `value.serialize(into: &out)` so that numbers are written exactly one way everywhere.
-  /// It is here only because `JSON.serialize(into:)` is not on this branch yet.
+  /// Appends any JSON value, compactly, with the module's one serializer (so numbers and
+  /// strings are written exactly one way everywhere).
   static func value(_ value: JSON, into out: inout [UInt8]) {
-    switch value {
-    case .null: Self.append("null", into: &out)
-    case .bool(let bool): Self.append(bool ? "true" : "false", into: &out)
-    case .int(let integer): Self.integer(integer, into: &out)
-    case .double(let double):
-      if double.isFinite {
-        out.append(contentsOf: double.description.utf8)
-      } else {
-        Self.append("null", into: &out)  // JSON has no NaN or infinity
-      }
-    case .string(let string): Self.string(string, into: &out)
-    case .array(let array):
-      out.append(UInt8(ascii: "["))
-      for (index, element) in array.enumerated() {
-        if index > 0 { out.append(UInt8(ascii: ",")) }
-        Self.value(element, into: &out)
-      }
-      out.append(UInt8(ascii: "]"))
-    case .object(let object):
-      out.append(UInt8(ascii: "{"))
-      var first = true
-      for (key, member) in object {
-        if !first { out.append(UInt8(ascii: ",")) }
-        first = false
-        Self.string(key, into: &out)
-        out.append(UInt8(ascii: ":"))
-        Self.value(member, into: &out)
-      }
-      out.append(UInt8(ascii: "}"))
-    }
+    value.serialize(into: &out)
   }
 }
 

@@ -97,7 +97,8 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   public init(name: String) {
     self.name = name
     guard let wakeup = Posix.makeWakeup() else {
-      fatalError("EventLoop: cannot create a wakeup descriptor: \(Posix.errorDescription(Posix.errno))")
+      fatalError(
+        "EventLoop: cannot create a wakeup descriptor: \(Posix.errorDescription(Posix.errno))")
     }
     (self.wakeRead, self.wakeWrite) = wakeup
     self.readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
@@ -249,12 +250,15 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   }
 
   func assertInEventLoop(_ file: StaticString = #fileID, line: UInt = #line) {
-    assert(self.inEventLoop, "called off the thread of event loop '\(self.name)'", file: file, line: line)
+    assert(
+      self.inEventLoop, "called off the thread of event loop '\(self.name)'", file: file, line: line
+    )
   }
 
   func preconditionInEventLoop(_ file: StaticString = #fileID, line: UInt = #line) {
-    precondition(self.inEventLoop, "must be called on the thread of event loop '\(self.name)'",
-                 file: file, line: line)
+    precondition(
+      self.inEventLoop, "must be called on the thread of event loop '\(self.name)'",
+      file: file, line: line)
   }
 
   // MARK: - Timers (loop-confined)

@@ -160,11 +160,11 @@ public actor FrameConnection {
         let connection = try UnixConnection.connect(path: self.path, loop: self.loop)
         self.attach(connection)
         return
-      } catch where error.code == .temporarilyUnavailable && ContinuousClock.now < deadline {
+      } catch  where error.code == .temporarilyUnavailable && ContinuousClock.now < deadline {
         // The host's backlog is full: it is alive but busy accepting. Retry shortly.
         try? await Task.sleep(for: delay)
         delay = min(delay * 2, .milliseconds(50))
-      } catch where error.code == .temporarilyUnavailable {
+      } catch  where error.code == .temporarilyUnavailable {
         throw SocketError(code: .timedOut, operation: "connect", path: self.path)
       }
     }

@@ -64,13 +64,13 @@ public struct SocketError: Error, Sendable, Equatable, CustomStringConvertible {
   static func system(_ errno: Int32, _ operation: String, path: String? = nil) -> SocketError {
     let code: Code =
       switch errno {
-      case Posix.ENOENT, Posix.ENOTDIR: .noSuchFile
-      case Posix.ECONNREFUSED: .connectionRefused
-      case Posix.EADDRINUSE: .addressInUse
-      case Posix.EACCES, Posix.EPERM: .permissionDenied
-      case Posix.EAGAIN, Posix.EWOULDBLOCK: .temporarilyUnavailable
-      case Posix.EPIPE, Posix.ECONNRESET: .disconnected
-      case Posix.ENAMETOOLONG: .pathTooLong(limit: Posix.maxPathLength)
+      case Posix.enoent, Posix.enotdir: .noSuchFile
+      case Posix.econnrefused: .connectionRefused
+      case Posix.eaddrinuse: .addressInUse
+      case Posix.eacces, Posix.eperm: .permissionDenied
+      case Posix.eagain, Posix.ewouldblock: .temporarilyUnavailable
+      case Posix.epipe, Posix.econnreset: .disconnected
+      case Posix.enametoolong: .pathTooLong(limit: Posix.maxPathLength)
       default: .other
       }
     return SocketError(code: code, operation: operation, path: path, errno: errno)

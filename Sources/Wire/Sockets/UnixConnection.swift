@@ -95,7 +95,7 @@ public final class UnixConnection: EventSource {
     switch result {
     case 0:
       return UnixConnection(fileDescriptor: fd, loop: loop)
-    case Posix.EINPROGRESS:
+    case Posix.einprogress:
       return UnixConnection(fileDescriptor: fd, loop: loop, connecting: true)
     default:
       Posix.close(fd)

@@ -64,12 +64,14 @@ public final class UnixListener: EventSource {
     loop.preconditionInEventLoop()
     try SocketError.validate(path: path, operation: "bind")
     guard (0...0o777).contains(mode) else {
-      throw SocketError(code: .other, operation: "bind (mode \(String(mode, radix: 8)) is not in 0...0777)", path: path)
+      throw SocketError(
+        code: .other, operation: "bind (mode \(String(mode, radix: 8)) is not in 0...0777)",
+        path: path)
     }
     let fd = Posix.makeUnixSocket()
     guard fd >= 0 else { throw SocketError.system(-fd, "socket", path: path) }
     var result = Posix.bindUnix(fd, path: path, mode: UInt32(mode))
-    if result == Posix.EADDRINUSE && replaceStaleSocket,
+    if result == Posix.eaddrinuse && replaceStaleSocket,
       Posix.fileIdentity(path)?.isSocket == true, !Self.isListenerAlive(path: path)
     {
       _ = Posix.unlink(path)
@@ -81,7 +83,8 @@ public final class UnixListener: EventSource {
       throw SocketError.system(result, "bind", path: path)
     }
     let identity = Posix.fileIdentity(path).map { ($0.device, $0.inode) }
-    return UnixListener(fileDescriptor: fd, path: path, identity: identity, loop: loop, onAccept: onAccept)
+    return UnixListener(
+      fileDescriptor: fd, path: path, identity: identity, loop: loop, onAccept: onAccept)
   }
 
   private init(
@@ -112,7 +115,7 @@ public final class UnixListener: EventSource {
     guard fd >= 0 else { return false }
     defer { Posix.close(fd) }
     switch Posix.connectUnix(fd, path: path) {
-    case 0, Posix.EAGAIN, Posix.EINPROGRESS: return true
+    case 0, Posix.eagain, Posix.einprogress: return true
     default: return false
     }
   }
@@ -153,7 +156,7 @@ public final class UnixListener: EventSource {
       case .wouldBlock:
         return
       case .failed(let code)
-      where code == Posix.ECONNABORTED || code == Posix.EPROTO || code == Posix.EINTR:
+      where code == Posix.econnaborted || code == Posix.eproto || code == Posix.eintr:
         continue
       case .failed(let code):
         // Out of descriptors or memory: the pending connection stays queued and poll would

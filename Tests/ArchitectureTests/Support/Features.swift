@@ -10,6 +10,16 @@ final class Collector: Sendable {
   var reporter: RuntimeWarningReporter { RuntimeWarningReporter { self.append($0) } }
 }
 
+/// A lock-protected value shared with tasks.
+final class Locked<Value: Sendable>: Sendable {
+  private let storage: Mutex<Value>
+  init(_ value: Value) { self.storage = Mutex(value) }
+  var value: Value { self.storage.withLock { $0 } }
+  func withLock<R: Sendable>(_ body: @Sendable (inout Value) -> R) -> R {
+    self.storage.withLock { body(&$0) }
+  }
+}
+
 struct Counter: Reducer {
   struct State: Equatable, Sendable, Identifiable, Codable {
     var id = 0

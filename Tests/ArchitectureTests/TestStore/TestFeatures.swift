@@ -2,7 +2,7 @@ import Architecture
 import Foundation
 
 /// A small feature exercising every kind of effect a test store has to follow.
-struct Feature: Reducer {
+struct TestStoreFeature: Reducer {
   struct Item: Reducer {
     struct State: Equatable, Identifiable, Sendable {
       let id: UUID
@@ -44,13 +44,13 @@ struct Feature: Reducer {
 
     struct AllCasePaths {
       var fetched: AnyCasePath<Action, String> {
-        .init(Action.fetched) { if case let .fetched(v) = $0 { v } else { nil } }
+        .init(Action.fetched) { if case .fetched(let v) = $0 { v } else { nil } }
       }
       var item: AnyCasePath<Action, IdentifiedActionOf<Item>> {
-        .init(Action.item) { if case let .item(v) = $0 { v } else { nil } }
+        .init(Action.item) { if case .item(let v) = $0 { v } else { nil } }
       }
       var response: AnyCasePath<Action, Int> {
-        .init(Action.response) { if case let .response(v) = $0 { v } else { nil } }
+        .init(Action.response) { if case .response(let v) = $0 { v } else { nil } }
       }
       var tick: AnyCasePath<Action, Void> {
         .init(.tick) { if case .tick = $0 { true } else { false } }
@@ -80,7 +80,7 @@ struct Feature: Reducer {
         } catch: { error, send in
           await send(.fetched("error: \(error)"))
         }
-      case let .fetched(message):
+      case .fetched(let message):
         state.message = message
         return .none
       case .increment:
@@ -94,7 +94,7 @@ struct Feature: Reducer {
         }
       case .noop:
         return .none
-      case let .response(value):
+      case .response(let value):
         state.count = value
         return .none
       case .sendTwo:
@@ -112,7 +112,7 @@ struct Feature: Reducer {
       case .stopTimer:
         return .cancel(id: CancelID.timer)
       case .throwUnhandled:
-        return .run { _ in throw FeatureError() }
+        return .run { _ in throw TestStoreFeatureError() }
       case .tick:
         state.count += 1
         return .none
@@ -122,7 +122,7 @@ struct Feature: Reducer {
   }
 }
 
-struct FeatureError: Error, Equatable {}
+struct TestStoreFeatureError: Error, Equatable {}
 
 private enum FetchMessageKey: DependencyKey {
   static let liveValue: @Sendable () async throws -> String = { "live" }

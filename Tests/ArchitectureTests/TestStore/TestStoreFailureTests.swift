@@ -9,11 +9,11 @@ import Testing
 /// expected issue is not recorded, and records any other issue as a real failure).
 @Suite struct TestStoreFailureTests {
   @Test func stateMismatchShowsADiff() async {
-    await expectIssue(
+    await expectTestStoreIssue(
       """
       A state change does not match expectation: …
 
-            Feature.State(
+            TestStoreFeature.State(
           −   count: 2,
           +   count: 1,
               items: [],
@@ -23,18 +23,18 @@ import Testing
       (Expected: −, Actual: +)
       """,
     ) { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       line.next()
       await store.send(.increment) { $0.count = 2 }
     }
   }
 
   @Test func unexpectedStateChangeWithoutClosure() async {
-    await expectIssue(
+    await expectTestStoreIssue(
       """
       State was not expected to change, but a change occurred: …
 
-            Feature.State(
+            TestStoreFeature.State(
           −   count: 0,
           +   count: 1,
               items: [],
@@ -44,14 +44,14 @@ import Testing
       (Expected: −, Actual: +)
       """,
     ) { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       line.next()
       await store.send(.increment)
     }
   }
 
   @Test func closureThatChangesNothing() async {
-    await expectIssue(
+    await expectTestStoreIssue(
       """
       Expected state to change, but no change occurred.
 
@@ -59,22 +59,22 @@ import Testing
       expected, omit the trailing closure.
       """,
     ) { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       line.next()
       await store.send(.noop) { $0.count = 0 }
     }
   }
 
   @Test func closureThatThrows() async {
-    await expectIssue("Threw error: FeatureError()") { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+    await expectTestStoreIssue("Threw error: TestStoreFeatureError()") { line in
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       line.next()
-      await store.send(.increment) { _ in throw FeatureError() }
+      await store.send(.increment) { _ in throw TestStoreFeatureError() }
     }
   }
 
   @Test func sendingBeforeReceivingFails() async {
-    await expectIssue(
+    await expectTestStoreIssue(
       """
       Must handle 2 received actions before sending an action: …
 
@@ -88,7 +88,7 @@ import Testing
       store: "store.exhaustivity = .off".
       """,
     ) { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       await store.send(.sendTwo)
       line.next()
       await store.send(.increment) { $0.count = 3 }
@@ -96,17 +96,17 @@ import Testing
   }
 
   @Test func receivingTheWrongActionShowsADiff() async {
-    await expectIssue(
+    await expectTestStoreIssue(
       """
       Received unexpected action before this one: …
 
-          − Feature.Action.response(2)
-          + Feature.Action.response(1)
+          − TestStoreFeature.Action.response(2)
+          + TestStoreFeature.Action.response(1)
 
       (Expected: −, Received: +)
       """,
     ) { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       await store.send(.sendTwo)
       line.next()
       await store.receive(.response(2)) { $0.count = 2 }
@@ -115,14 +115,14 @@ import Testing
   }
 
   @Test func receivingTheWrongCase() async {
-    await expectIssue(
+    await expectTestStoreIssue(
       """
       Received unexpected action: …
 
-        Feature.Action.response(1)
+        TestStoreFeature.Action.response(1)
       """,
     ) { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       await store.send(.sendTwo)
       line.next()
       await store.receive(\.fetched)
@@ -131,21 +131,21 @@ import Testing
   }
 
   @Test func receivingWithNothingInFlight() async {
-    await expectIssue(
+    await expectTestStoreIssue(
       """
       Expected to receive the following action, but didn't: …
 
-        Feature.Action.tick
+        TestStoreFeature.Action.tick
       """,
     ) { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       line.next()
       await store.receive(.tick)
     }
   }
 
   @Test func receiveTimesOutWhileEffectsRun() async {
-    await expectIssue(
+    await expectTestStoreIssue(
       """
       Expected to receive an action, but received none after 0.1 seconds.
 
@@ -159,8 +159,8 @@ import Testing
       """,
     ) { line in
       let clock = TestClock()
-      let store = TestStore(initialState: Feature.State()) {
-        Feature()
+      let store = TestStore(initialState: TestStoreFeature.State()) {
+        TestStoreFeature()
       } withDependencies: {
         $0.clock = clock
       }
@@ -172,7 +172,7 @@ import Testing
   }
 
   @Test func unreceivedActionsAtTheEndAreReportedAtTheLastAssertion() async {
-    await expectIssue(
+    await expectTestStoreIssue(
       """
       The store received 1 unexpected action after this one: …
 
@@ -185,7 +185,7 @@ import Testing
       store: "store.exhaustivity = .off".
       """,
     ) { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       await store.send(.sendTwo)
       line.next()
       await store.receive(.response(1)) { $0.count = 1 }
@@ -193,7 +193,7 @@ import Testing
   }
 
   @Test func effectsStillRunningAtTheEndAreReportedAtTheirSend() async {
-    await expectIssue(
+    await expectTestStoreIssue(
       """
       An effect returned for this action is still running. It must complete before the end of \
       the test. …
@@ -218,7 +218,7 @@ import Testing
       "store.exhaustivity = .off".
       """,
     ) { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       line.next()
       await store.send(.neverEnding)
       await store.send(.increment) { $0.count = 1 }
@@ -226,12 +226,13 @@ import Testing
   }
 
   @Test func finishTimesOut() async {
-    let sendLine = ExpectedLine()
-    await expectIssue(
-      { """
+    let sendLine = TestStoreIssueLine()
+    await expectTestStoreIssue(
+      {
+        """
         Expected effects to finish, but there are still effects in-flight after 0.05 seconds:
 
-          • Feature.Action.neverEnding sent at ArchitectureTests/TestStoreFailureTests.swift:\(sendLine.value)
+          • TestStoreFeature.Action.neverEnding sent at ArchitectureTests/TestStoreFailureTests.swift:\(sendLine.value)
 
         There are effects in-flight. If the effect that delivers this action uses a clock (via \
         "debounce", or "clock.sleep" in a "run" effect), make sure that you wait enough time for \
@@ -240,9 +241,10 @@ import Testing
 
         If you are not yet using a clock, or can not use a clock, try increasing the duration of \
         this assertion's "timeout".
-        """ },
+        """
+      },
     ) { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       sendLine.next()
       let task = await store.send(.neverEnding)
       line.next()
@@ -252,9 +254,10 @@ import Testing
   }
 
   @Test func testStoreTaskFinishTimesOut() async {
-    await expectIssue(
-      "Expected task to finish, but it is still in-flight after 0.05 seconds.") { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+    await expectTestStoreIssue(
+      "Expected task to finish, but it is still in-flight after 0.05 seconds."
+    ) { line in
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       let task = await store.send(.neverEnding)
       line.next()
       await task.finish(timeout: .milliseconds(50))
@@ -263,13 +266,13 @@ import Testing
   }
 
   @Test func skippingNothingIsStrict() async {
-    await expectIssue("There were no received actions to skip.") { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+    await expectTestStoreIssue("There were no received actions to skip.") { line in
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       line.next()
       await store.skipReceivedActions()
     }
-    await expectIssue("There were no in-flight effects to skip.") { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+    await expectTestStoreIssue("There were no in-flight effects to skip.") { line in
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       line.next()
       await store.skipInFlightEffects()
     }
@@ -277,34 +280,52 @@ import Testing
 
   @Test func actionForAMissingElementFailsInsteadOfCrashing() async {
     let id = UUID(uuidString: "DEADBEEF-0000-0000-0000-000000000000")!
-    await expectIssue(
+    await expectTestStoreIssue(
       prefix: "A \"forEach\" at ArchitectureTests/TestFeatures.swift:",
       containing: "received an action for a missing element.",
     ) { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       line.next()
       await store.send(.item(.element(id: id, action: .toggle)))
     }
   }
 
   @Test func unimplementedClockFailsTheTestAtTheSend() async {
-    await expectIssue(
+    await expectTestStoreIssue(
       "Unimplemented: @Dependency(\\.clock) was used in a test context. Override it with a"
         + " TestClock.",
     ) { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       line.next()
       await store.send(.sleepOnClock)
       await store.finish()
     }
   }
 
-  @Test func unhandledEffectErrorFailsTheTestAtItsSend() async {
-    await expectIssue(
-      prefix: "An \"Effect.run\" returned from ArchitectureTests/TestFeatures.swift:",
-      containing: "threw an unhandled error: FeatureError().",
+  @Test func dependencyWithoutTestValueFailsTheTest() async {
+    await expectTestStoreIssue(
+      "@Dependency(LiveOnlyKey) has no test implementation and was accessed in a test context;"
+        + " its live value is used. Override it with withDependencies or give the key a"
+        + " testValue."
     ) { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let store = TestStore(initialState: 0) {
+        Reduce<Int, Bool> { state, _ in
+          @Dependency(\.liveOnly) var liveOnly
+          state = liveOnly
+          return .none
+        }
+      }
+      line.next()
+      await store.send(true) { $0 = 42 }
+    }
+  }
+
+  @Test func unhandledEffectErrorFailsTheTestAtItsSend() async {
+    await expectTestStoreIssue(
+      prefix: "An \"Effect.run\" returned from ArchitectureTests/TestFeatures.swift:",
+      containing: "threw an unhandled error: TestStoreFeatureError().",
+    ) { line in
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       line.next()
       await store.send(.throwUnhandled)
       await store.finish()
@@ -312,11 +333,11 @@ import Testing
   }
 
   @Test func nonExhaustiveStillChecksAssertedFields() async {
-    await expectIssue(
+    await expectTestStoreIssue(
       """
       A state change does not match expectation: …
 
-            Feature.State(
+            TestStoreFeature.State(
           −   count: 10,
           +   count: 1,
               items: [],
@@ -326,7 +347,7 @@ import Testing
       (Expected: −, Actual: +)
       """,
     ) { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       store.exhaustivity = .off
       line.next()
       await store.send(.increment) { $0.count = 10 }
@@ -334,9 +355,10 @@ import Testing
   }
 
   @Test func nonExhaustiveReceiveFailsWhenNothingMatches() async {
-    await expectIssue(
-      "Expected to receive an action matching case path, but didn't get one.") { line in
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+    await expectTestStoreIssue(
+      "Expected to receive an action matching case path, but didn't get one."
+    ) { line in
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       store.exhaustivity = .off
       await store.send(.sendTwo)
       line.next()
@@ -345,8 +367,16 @@ import Testing
   }
 }
 
+private enum LiveOnlyKey: DependencyKey {
+  static let liveValue = 42
+}
+
+extension DependencyValues {
+  fileprivate var liveOnly: Int { self[LiveOnlyKey.self] }
+}
+
 /// The line where a test expects an issue, marked from inside the test body.
-final class ExpectedLine: Sendable {
+final class TestStoreIssueLine: Sendable {
   private let line = Mutex(0)
 
   /// The marked line (0 when none is marked, meaning "any line").
@@ -359,21 +389,21 @@ final class ExpectedLine: Sendable {
 }
 
 /// Runs `body` expecting exactly one issue with this message, at the line `body` marks.
-func expectIssue(
+func expectTestStoreIssue(
   _ message: String,
   sourceLocation: SourceLocation = #_sourceLocation,
-  _ body: (ExpectedLine) async -> Void
+  _ body: (TestStoreIssueLine) async -> Void
 ) async {
-  await expectIssue({ message }, sourceLocation: sourceLocation, body)
+  await expectTestStoreIssue({ message }, sourceLocation: sourceLocation, body)
 }
 
 /// As above, with a message built once the body has run.
-func expectIssue(
+func expectTestStoreIssue(
   _ message: @escaping @Sendable () -> String,
   sourceLocation: SourceLocation = #_sourceLocation,
-  _ body: (ExpectedLine) async -> Void
+  _ body: (TestStoreIssueLine) async -> Void
 ) async {
-  let line = ExpectedLine()
+  let line = TestStoreIssueLine()
   await withKnownIssue(sourceLocation: sourceLocation) {
     await body(line)
   } matching: { issue in
@@ -383,13 +413,13 @@ func expectIssue(
 }
 
 /// Runs `body` expecting one issue whose message has a prefix and contains a text.
-func expectIssue(
+func expectTestStoreIssue(
   prefix: String,
   containing text: String,
   sourceLocation: SourceLocation = #_sourceLocation,
-  _ body: (ExpectedLine) async -> Void
+  _ body: (TestStoreIssueLine) async -> Void
 ) async {
-  let line = ExpectedLine()
+  let line = TestStoreIssueLine()
   await withKnownIssue(sourceLocation: sourceLocation) {
     await body(line)
   } matching: { issue in

@@ -7,7 +7,7 @@ import Testing
 /// issue, since any issue recorded outside `withKnownIssue` fails it.
 @Suite struct TestStoreTests {
   @Test func sendAssertsStateChanges() async {
-    let store = TestStore(initialState: Feature.State()) { Feature() }
+    let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
     await store.send(.increment) { $0.count = 1 }
     await store.send(.increment) { $0.count = 2 }
     await store.send(.decrement) { $0.count = 1 }
@@ -16,21 +16,21 @@ import Testing
   }
 
   @Test func receivesActionsFromSendEffectsInOrder() async {
-    let store = TestStore(initialState: Feature.State()) { Feature() }
+    let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
     await store.send(.sendTwo)
     await store.receive(.response(1)) { $0.count = 1 }
     await store.receive(\.response, 2) { $0.count = 2 }
   }
 
   @Test func receivesActionsFromRunEffects() async {
-    let store = TestStore(initialState: Feature.State()) { Feature() }
+    let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
     await store.send(.fetch)
     await store.receive(\.fetched) { $0.message = "test" }
     await store.finish()
   }
 
   @Test func receivesByPredicate() async {
-    let store = TestStore(initialState: Feature.State()) { Feature() }
+    let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
     await store.send(.fetch)
     await store.receive({ if case .fetched = $0 { true } else { false } }) {
       $0.message = "test"
@@ -38,8 +38,8 @@ import Testing
   }
 
   @Test func overridesDependenciesAtCreation() async {
-    let store = TestStore(initialState: Feature.State()) {
-      Feature()
+    let store = TestStore(initialState: TestStoreFeature.State()) {
+      TestStoreFeature()
     } withDependencies: {
       $0.fetchMessage = { "overridden" }
     }
@@ -48,7 +48,7 @@ import Testing
   }
 
   @Test func overridesDependenciesMidTest() async {
-    let store = TestStore(initialState: Feature.State()) { Feature() }
+    let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
     await store.send(.fetch)
     await store.receive(.fetched("test")) { $0.message = "test" }
     store.dependencies.fetchMessage = { "changed" }
@@ -57,20 +57,20 @@ import Testing
   }
 
   @Test func effectErrorsReachTheCatchHandler() async {
-    let store = TestStore(initialState: Feature.State()) {
-      Feature()
+    let store = TestStore(initialState: TestStoreFeature.State()) {
+      TestStoreFeature()
     } withDependencies: {
-      $0.fetchMessage = { throw FeatureError() }
+      $0.fetchMessage = { throw TestStoreFeatureError() }
     }
     await store.send(.fetch)
-    await store.receive(.fetched("error: FeatureError()")) {
-      $0.message = "error: FeatureError()"
+    await store.receive(.fetched("error: TestStoreFeatureError()")) {
+      $0.message = "error: TestStoreFeatureError()"
     }
   }
 
   @Test func usesIncrementingUUIDsPerTestStore() async {
     for _ in 0..<2 {
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       await store.send(.addItem) {
         $0.items.append(.init(id: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!))
       }
@@ -82,8 +82,8 @@ import Testing
 
   @Test func timerWithTestClock() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Feature.State()) {
-      Feature()
+    let store = TestStore(initialState: TestStoreFeature.State()) {
+      TestStoreFeature()
     } withDependencies: {
       $0.clock = clock
     }
@@ -96,9 +96,22 @@ import Testing
     await store.send(.stopTimer)
   }
 
+  @Test func receiveWaitsForSlowEffects() async {
+    let store = TestStore(initialState: TestStoreFeature.State()) {
+      TestStoreFeature()
+    } withDependencies: {
+      $0.fetchMessage = {
+        try await Task.sleep(for: .milliseconds(100))
+        return "slow"
+      }
+    }
+    await store.send(.fetch)
+    await store.receive(.fetched("slow"), timeout: .seconds(5)) { $0.message = "slow" }
+  }
+
   @Test func finishWaitsForEffects() async {
-    let store = TestStore(initialState: Feature.State()) {
-      Feature()
+    let store = TestStore(initialState: TestStoreFeature.State()) {
+      TestStoreFeature()
     } withDependencies: {
       $0.fetchMessage = {
         try await Task.sleep(for: .milliseconds(50))
@@ -112,7 +125,7 @@ import Testing
   }
 
   @Test func cancellingATestStoreTaskEndsItsEffects() async {
-    let store = TestStore(initialState: Feature.State()) { Feature() }
+    let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
     let task = await store.send(.neverEnding)
     #expect(!task.isCancelled)
     await task.cancel()
@@ -120,7 +133,7 @@ import Testing
   }
 
   @Test func skipReceivedActionsTakesTheirState() async {
-    let store = TestStore(initialState: Feature.State()) { Feature() }
+    let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
     await store.send(.sendTwo)
     await store.skipReceivedActions()
     #expect(store.state.count == 2)
@@ -128,13 +141,13 @@ import Testing
   }
 
   @Test func skipInFlightEffectsCancelsThem() async {
-    let store = TestStore(initialState: Feature.State()) { Feature() }
+    let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
     await store.send(.neverEnding)
     await store.skipInFlightEffects()
   }
 
   @Test func nonExhaustiveChecksOnlyWhatIsAsserted() async {
-    let store = TestStore(initialState: Feature.State(count: 5)) { Feature() }
+    let store = TestStore(initialState: TestStoreFeature.State(count: 5)) { TestStoreFeature() }
     store.exhaustivity = .off
     await store.send(.addItem)  // items changed, not asserted
     await store.send(.sendTwo)
@@ -144,7 +157,7 @@ import Testing
   }
 
   @Test func nonExhaustiveSendSkipsPendingActions() async {
-    let store = TestStore(initialState: Feature.State()) { Feature() }
+    let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
     store.exhaustivity = .off(showSkippedAssertions: true)
     await store.send(.sendTwo)
     await store.send(.increment) { $0.count = 3 }

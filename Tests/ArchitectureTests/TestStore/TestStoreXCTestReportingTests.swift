@@ -24,7 +24,7 @@ final class TestStoreXCTestReportingTests: XCTestCase {
 
   func testStateMismatchIsReportedThroughXCTFail() async {
     self.isCapturing = true
-    let store = TestStore(initialState: Feature.State()) { Feature() }
+    let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
     let line = #line + 1
     await store.send(.increment) { $0.count = 2 }
     self.isCapturing = false
@@ -37,7 +37,7 @@ final class TestStoreXCTestReportingTests: XCTestCase {
       """
       failed - A state change does not match expectation: …
 
-            Feature.State(
+            TestStoreFeature.State(
           −   count: 2,
           +   count: 1,
               items: [],
@@ -52,7 +52,7 @@ final class TestStoreXCTestReportingTests: XCTestCase {
     self.isCapturing = true
     var line = 0
     do {
-      let store = TestStore(initialState: Feature.State()) { Feature() }
+      let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       line = #line + 1
       await store.send(.neverEnding)
     }
@@ -66,7 +66,7 @@ final class TestStoreXCTestReportingTests: XCTestCase {
 
   func testPassingTestRecordsNothing() async {
     self.isCapturing = true
-    let store = TestStore(initialState: Feature.State()) { Feature() }
+    let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
     await store.send(.sendTwo)
     await store.receive(.response(1)) { $0.count = 1 }
     await store.receive(.response(2)) { $0.count = 2 }

@@ -101,7 +101,8 @@ struct Manual: Codable, Equatable {
   }
   init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.a = try container.nestedContainer(keyedBy: Inner.self, forKey: .outer).decode(Int.self, forKey: .a)
+    self.a = try container.nestedContainer(keyedBy: Inner.self, forKey: .outer).decode(
+      Int.self, forKey: .a)
     var list = try container.nestedUnkeyedContainer(forKey: .list)
     var strings: [String] = []
     while !list.isAtEnd { strings.append(try list.decode(String.self)) }
@@ -133,10 +134,14 @@ struct Manual: Codable, Equatable {
   ) throws {
     let ours = try JSONValueEncoder().encode(value)
     let foundation = try JSON(parsing: [UInt8](try JSONEncoder().encode(value)))
-    #expect(ours == foundation, "ours: \(ours.compactString)\nFoundation: \(foundation.compactString)",
+    #expect(
+      ours == foundation, "ours: \(ours.compactString)\nFoundation: \(foundation.compactString)",
       sourceLocation: sourceLocation)
-    #expect(try JSONValueDecoder().decode(T.self, from: ours) == value, sourceLocation: sourceLocation)
-    #expect(try JSONValueDecoder().decode(T.self, from: foundation) == value, sourceLocation: sourceLocation)
+    #expect(
+      try JSONValueDecoder().decode(T.self, from: ours) == value, sourceLocation: sourceLocation)
+    #expect(
+      try JSONValueDecoder().decode(T.self, from: foundation) == value,
+      sourceLocation: sourceLocation)
     let fromOurText = try JSONDecoder().decode(T.self, from: Data(ours.serialized()))
     #expect(fromOurText == value, sourceLocation: sourceLocation)
   }
@@ -169,15 +174,19 @@ struct Manual: Codable, Equatable {
   @Test func producesTheDocumentedShapes() throws {
     let encoder = JSONValueEncoder()
     #expect(try encoder.encode(CounterAction.set(5)).compactString == #"{"set":{"_0":5}}"#)
-    #expect(try encoder.encode(CounterAction.incrementButtonTapped).compactString
-      == #"{"incrementButtonTapped":{}}"#)
-    #expect(try encoder.encode(CounterAction.labeled(value: 2, note: nil)).compactString
-      == #"{"labeled":{"value":2}}"#)
-    #expect(try encoder.encode(AppAction.todo(id: self.id, action: .toggle)).compactString
-      == #"{"todo":{"id":"0B9E5C52-1D5E-4C1A-9E43-6F7D1C2B3A4F","action":{"toggle":{}}}}"#)
+    #expect(
+      try encoder.encode(CounterAction.incrementButtonTapped).compactString
+        == #"{"incrementButtonTapped":{}}"#)
+    #expect(
+      try encoder.encode(CounterAction.labeled(value: 2, note: nil)).compactString
+        == #"{"labeled":{"value":2}}"#)
+    #expect(
+      try encoder.encode(AppAction.todo(id: self.id, action: .toggle)).compactString
+        == #"{"todo":{"id":"0B9E5C52-1D5E-4C1A-9E43-6F7D1C2B3A4F","action":{"toggle":{}}}}"#)
     // Members in declaration order; nil optionals omitted; Date as seconds since 2001.
-    #expect(try encoder.encode(self.todo).compactString
-      == #"{"id":"0B9E5C52-1D5E-4C1A-9E43-6F7D1C2B3A4F","title":"Milk \"2%\" — café","#
+    #expect(
+      try encoder.encode(self.todo).compactString
+        == #"{"id":"0B9E5C52-1D5E-4C1A-9E43-6F7D1C2B3A4F","title":"Milk \"2%\" — café","#
         + #""isComplete":false,"due":7.25,"tags":["a","b"],"priority":-3}"#)
     #expect(try encoder.encode(Data([1, 2, 3])) == .string("AQID"))
     #expect(try encoder.encode(URL(string: "file:///tmp/x")!) == .string("file:///tmp/x"))
@@ -207,7 +216,10 @@ struct Manual: Codable, Equatable {
         _ = container.nestedContainer(keyedBy: IndexKey.self, forKey: IndexKey(0))
       }
     }
-    struct Holder: Codable { var probe: Probe; var more: [Probe] }
+    struct Holder: Codable {
+      var probe: Probe
+      var more: [Probe]
+    }
     let json = try JSONValueEncoder().encode(Holder(probe: Probe(), more: [Probe()]))
     #expect(Probe.encoder == nil, "a nested encoder outlived encode")
     _ = try JSONValueDecoder().decode(Holder.self, from: json)
@@ -260,42 +272,58 @@ struct Manual: Codable, Equatable {
   }
 
   @Test func namesThePathThatFailed() throws {
-    #expect(try self.decodingError(AppAction.self, #"{"todo":{"id":7,"action":{"toggle":{}}}}"#)
-      == "todo.id: expected string, found number")
-    #expect(try self.decodingError(AppAction.self, #"{"counter":{"_0":{"set":{"_0":"x"}}}}"#)
-      == "counter._0.set._0: expected integer, found string")
-    #expect(try self.decodingError(CounterAction.self, #"{"set":{"_0":null}}"#)
-      == "set._0: expected integer, found null")
+    #expect(
+      try self.decodingError(AppAction.self, #"{"todo":{"id":7,"action":{"toggle":{}}}}"#)
+        == "todo.id: expected string, found number")
+    #expect(
+      try self.decodingError(AppAction.self, #"{"counter":{"_0":{"set":{"_0":"x"}}}}"#)
+        == "counter._0.set._0: expected integer, found string")
+    #expect(
+      try self.decodingError(CounterAction.self, #"{"set":{"_0":null}}"#)
+        == "set._0: expected integer, found null")
     #expect(try self.decodingError(CounterAction.self, #"{"set":{}}"#) == "set: missing key '_0'")
-    #expect(try self.decodingError(
-      AppAction.self,
-      #"{"todos":{"_0":[{"id":"0B9E5C52-1D5E-4C1A-9E43-6F7D1C2B3A4F","title":"a","isComplete":true,"tags":[],"priority":1},"#
-        + #"{"id":"0B9E5C52-1D5E-4C1A-9E43-6F7D1C2B3A4F","title":"b","isComplete":true,"tags":[1],"priority":1}]}}"#)
-      == "todos._0.1.tags.0: expected string, found number")
-    #expect(try self.decodingError(
-      Todo.self,
-      #"{"id":"0B9E5C52-1D5E-4C1A-9E43-6F7D1C2B3A4F","title":"a","isComplete":true,"tags":[],"priority":300}"#)
-      == "priority: number 300 does not fit Int8")
-    #expect(try self.decodingError(Todo.self, #"{"id":"nope","title":"a","isComplete":true,"tags":[],"priority":1}"#)?
-      .hasPrefix("id: ") == true)
+    #expect(
+      try self.decodingError(
+        AppAction.self,
+        #"{"todos":{"_0":[{"id":"0B9E5C52-1D5E-4C1A-9E43-6F7D1C2B3A4F","title":"a","isComplete":true,"tags":[],"priority":1},"#
+          + #"{"id":"0B9E5C52-1D5E-4C1A-9E43-6F7D1C2B3A4F","title":"b","isComplete":true,"tags":[1],"priority":1}]}}"#
+      )
+        == "todos._0.1.tags.0: expected string, found number")
+    #expect(
+      try self.decodingError(
+        Todo.self,
+        #"{"id":"0B9E5C52-1D5E-4C1A-9E43-6F7D1C2B3A4F","title":"a","isComplete":true,"tags":[],"priority":300}"#
+      )
+        == "priority: number 300 does not fit Int8")
+    #expect(
+      try self.decodingError(
+        Todo.self, #"{"id":"nope","title":"a","isComplete":true,"tags":[],"priority":1}"#)?
+        .hasPrefix("id: ") == true)
     #expect(try self.decodingError(Todo.self, "[]") == "expected object, found array")
   }
 
   @Test func explainsEnumKeyProblems() throws {
     #expect(try self.decodingError(CounterAction.self, #"{"foo":{}}"#) == "unknown case 'foo'")
-    #expect(try self.decodingError(AppAction.self, #"{"todo":{"id":"0B9E5C52-1D5E-4C1A-9E43-6F7D1C2B3A4F","action":{"fly":{}}}}"#)
-      == "todo.action: unknown case 'fly'")
-    #expect(try self.decodingError(CounterAction.self, "{}")
-      == "expected an object with one key naming a case, found {}")
-    #expect(try self.decodingError(CounterAction.self, #"{"set":{"_0":1},"incrementButtonTapped":{}}"#)
-      == "expected one key naming a case, found 2: 'set', 'incrementButtonTapped'")
-    #expect(try self.decodingError(CounterAction.self, #""incrementButtonTapped""#)
-      == "expected object, found string")
+    #expect(
+      try self.decodingError(
+        AppAction.self,
+        #"{"todo":{"id":"0B9E5C52-1D5E-4C1A-9E43-6F7D1C2B3A4F","action":{"fly":{}}}}"#)
+        == "todo.action: unknown case 'fly'")
+    #expect(
+      try self.decodingError(CounterAction.self, "{}")
+        == "expected an object with one key naming a case, found {}")
+    #expect(
+      try self.decodingError(CounterAction.self, #"{"set":{"_0":1},"incrementButtonTapped":{}}"#)
+        == "expected one key naming a case, found 2: 'set', 'incrementButtonTapped'")
+    #expect(
+      try self.decodingError(CounterAction.self, #""incrementButtonTapped""#)
+        == "expected object, found string")
   }
 
   @Test func errorDescriptionJoinsPathWithDots() {
-    #expect(JSONDecodingError(path: ["todo", "id"], reason: "expected string").description
-      == "todo.id: expected string")
+    #expect(
+      JSONDecodingError(path: ["todo", "id"], reason: "expected string").description
+        == "todo.id: expected string")
     #expect(JSONDecodingError(path: [], reason: "expected object").description == "expected object")
   }
 

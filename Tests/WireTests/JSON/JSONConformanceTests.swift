@@ -15,7 +15,8 @@ enum JSONTestSuite {
       .deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
     candidates.append(
-      packageRoot.deletingLastPathComponent().appendingPathComponent("shared/testdata/JSONTestSuite"))
+      packageRoot.deletingLastPathComponent().appendingPathComponent(
+        "shared/testdata/JSONTestSuite"))
     for candidate in candidates {
       let parsing = candidate.appendingPathComponent("test_parsing")
       if FileManager.default.fileExists(atPath: parsing.path) { return parsing }
@@ -39,7 +40,8 @@ enum JSONTestSuite {
 }
 
 @Suite struct JSONConformanceTests {
-  @Test(.enabled(if: JSONTestSuite.directory != nil, Comment(rawValue: JSONTestSuite.missingMessage)))
+  @Test(
+    .enabled(if: JSONTestSuite.directory != nil, Comment(rawValue: JSONTestSuite.missingMessage)))
   func acceptsEveryYCaseAndRoundTripsIt() throws {
     let cases = try JSONTestSuite.cases("y_")
     #expect(cases.count == 95)
@@ -58,19 +60,23 @@ enum JSONTestSuite {
     print("JSONTestSuite: \(cases.count - rejected.count)/\(cases.count) y_ cases accepted")
   }
 
-  @Test(.enabled(if: JSONTestSuite.directory != nil, Comment(rawValue: JSONTestSuite.missingMessage)))
+  @Test(
+    .enabled(if: JSONTestSuite.directory != nil, Comment(rawValue: JSONTestSuite.missingMessage)))
   func rejectsEveryNCase() throws {
     let cases = try JSONTestSuite.cases("n_")
     #expect(cases.count == 188)
     var accepted: [String] = []
     for (name, bytes) in cases {
-      if let value = try? JSON(parsing: bytes) { accepted.append("\(name) → \(value.compactString)") }
+      if let value = try? JSON(parsing: bytes) {
+        accepted.append("\(name) → \(value.compactString)")
+      }
     }
     #expect(accepted.isEmpty, "accepted n_ cases:\n\(accepted.joined(separator: "\n"))")
     print("JSONTestSuite: \(cases.count - accepted.count)/\(cases.count) n_ cases rejected")
   }
 
-  @Test(.enabled(if: JSONTestSuite.directory != nil, Comment(rawValue: JSONTestSuite.missingMessage)))
+  @Test(
+    .enabled(if: JSONTestSuite.directory != nil, Comment(rawValue: JSONTestSuite.missingMessage)))
   func survivesEveryICaseAndReportsWhichItAccepts() throws {
     let cases = try JSONTestSuite.cases("i_")
     #expect(cases.count == 35)

@@ -6,7 +6,9 @@ import Testing
   @Test func parsesEveryKindOfValue() throws {
     let value = try JSON(parsing: #" {"a":[1,-2.5,"x",true,false,null,{}],"b":{"c":[]}} "#)
     let expected: JSON = .object([
-      "a": .array([.int(1), .double(-2.5), .string("x"), .bool(true), .bool(false), .null, .object([:])]),
+      "a": .array([
+        .int(1), .double(-2.5), .string("x"), .bool(true), .bool(false), .null, .object([:]),
+      ]),
       "b": .object(["c": .array([])]),
     ])
     #expect(value == expected)
@@ -41,7 +43,7 @@ import Testing
   @Test(arguments: [
     ("0", JSON.int(0)), ("-0", .int(0)), ("42", .int(42)), ("-42", .int(-42)),
     ("9223372036854775807", .int(.max)), ("-9223372036854775808", .int(.min)),
-    ("9223372036854775808", .double(9223372036854775808)),
+    ("9223372036854775808", .double(9_223_372_036_854_775_808)),
     ("-9223372036854775809", .double(-9223372036854775808.0)),
     ("1.0", .double(1)), ("1e2", .double(100)), ("1E+2", .double(100)), ("-0.0", .double(-0.0)),
     ("0.1", .double(0.1)), ("1.5e-7", .double(1.5e-7)), ("1e300", .double(1e300)),
@@ -56,7 +58,8 @@ import Testing
     // Same case too: integers stay integers, everything else stays a double.
     switch (value, expected) {
     case (.int, .int): break
-    case let (.double(a), .double(b)): #expect(a.bitPattern == b.bitPattern || (a == 0 && b == 0))
+    case (.double(let a), .double(let b)):
+      #expect(a.bitPattern == b.bitPattern || (a == 0 && b == 0))
     default: Issue.record("\(text) parsed as \(value), expected \(expected)")
     }
   }
@@ -89,8 +92,9 @@ import Testing
   }
 
   @Test func acceptsRawUTF8() throws {
-    #expect(try JSON(parsing: "\"héllo wörld — ✓ 😀 long enough to skip the small path\"")
-      == .string("héllo wörld — ✓ 😀 long enough to skip the small path"))
+    #expect(
+      try JSON(parsing: "\"héllo wörld — ✓ 😀 long enough to skip the small path\"")
+        == .string("héllo wörld — ✓ 😀 long enough to skip the small path"))
     #expect(try JSON(parsing: "[\"é\"]") == .array([.string("é")]))
   }
 
@@ -152,10 +156,13 @@ import Testing
     let deepest = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
     _ = try JSON(parsing: deepest)
     let tooDeep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
-    #expect(throws: JSONParseError(offset: 512, reason: "nesting deeper than the maximum depth of 512")) {
+    #expect(
+      throws: JSONParseError(offset: 512, reason: "nesting deeper than the maximum depth of 512")
+    ) {
       try JSON(parsing: tooDeep)
     }
-    #expect(throws: JSONParseError(offset: 6, reason: "nesting deeper than the maximum depth of 2")) {
+    #expect(throws: JSONParseError(offset: 6, reason: "nesting deeper than the maximum depth of 2"))
+    {
       try JSON(parsing: #"[{"a":[]}]"#, maxDepth: 2)
     }
     #expect(try JSON(parsing: "7", maxDepth: 0) == .int(7))
@@ -180,7 +187,8 @@ import Testing
     let fromPointer = try Array(text.utf8).withUnsafeBytes { try JSON(parsing: $0) }
     #expect(fromPointer == expected)
     // Offsets count from the start of the slice.
-    #expect(throws: JSONParseError(offset: 1, reason: "unexpected character 'x', expected a value")) {
+    #expect(throws: JSONParseError(offset: 1, reason: "unexpected character 'x', expected a value"))
+    {
       try JSON(parsing: Array("[x]".utf8)[0...])
     }
   }

@@ -35,7 +35,10 @@ import Testing
 
   @Test func survivesCorruptedDocuments() {
     var generator = Generator(state: 42)
-    let interesting: [UInt8] = Array(#"{}[]":,\"0123456789-+.eEtrufalsn "#.utf8) + [0x00, 0x1F, 0x80, 0xC3, 0xED, 0xF4, 0xFF]
+    let interesting: [UInt8] =
+      Array(#"{}[]":,\"0123456789-+.eEtrufalsn "#.utf8) + [
+        0x00, 0x1F, 0x80, 0xC3, 0xED, 0xF4, 0xFF,
+      ]
     for _ in 0..<20_000 {
       var bytes = Self.seeds[Int(generator.next() % UInt64(Self.seeds.count))]
       for _ in 0...(generator.next() % 4) {

@@ -8,8 +8,9 @@ import Testing
       "type": .string("send"), "id": .int(-7), "ok": .bool(true), "none": .null,
       "list": .array([.int(1), .double(2.5), .string("x")]), "empty": .object([:]),
     ])
-    #expect(value.compactString
-      == #"{"type":"send","id":-7,"ok":true,"none":null,"list":[1,2.5,"x"],"empty":{}}"#)
+    #expect(
+      value.compactString
+        == #"{"type":"send","id":-7,"ok":true,"none":null,"list":[1,2.5,"x"],"empty":{}}"#)
     #expect(value.serialized() == Array(value.compactString.utf8))
   }
 
@@ -30,7 +31,8 @@ import Testing
 
   @Test(arguments: [
     (1e300, "1e+300"), (0.1, "0.1"), (-0.0, "-0.0"), (1.5e-7, "1.5e-7"), (5.0, "5.0"),
-    (-2.5, "-2.5"), (1e16, "1e+16"), (1e15, "1000000000000000.0"), (123456789012345.0, "123456789012345.0"),
+    (-2.5, "-2.5"), (1e16, "1e+16"), (1e15, "1000000000000000.0"),
+    (123456789012345.0, "123456789012345.0"),
     (0.30000000000000004, "0.30000000000000004"), (Double.leastNonzeroMagnitude, "5e-324"),
     (1.7976931348623157e308, "1.7976931348623157e+308"), (1e-5, "1e-5"), (1e22, "1e+22"),
   ])
@@ -89,19 +91,20 @@ import Testing
       "count": .int(3), "tags": .array([.string("a"), .object(["b": .null])]), "empty": .array([]),
       "none": .object([:]),
     ])
-    #expect(value.prettyPrinted() == """
-      {
-        "count": 3,
-        "tags": [
-          "a",
-          {
-            "b": null
-          }
-        ],
-        "empty": [],
-        "none": {}
-      }
-      """)
+    #expect(
+      value.prettyPrinted() == """
+        {
+          "count": 3,
+          "tags": [
+            "a",
+            {
+              "b": null
+            }
+          ],
+          "empty": [],
+          "none": {}
+        }
+        """)
     #expect(JSON.int(1).prettyPrinted() == "1")
   }
 
@@ -120,7 +123,10 @@ import Testing
         return .string(String(scalars))
       case 5: return .array((0..<(generator.next() % 6)).map { _ in random(depth + 1) })
       default:
-        return .object(JSONObject((0..<(generator.next() % 6)).map { _ in ("k\(generator.next() % 20)", random(depth + 1)) }))
+        return .object(
+          JSONObject(
+            (0..<(generator.next() % 6)).map { _ in ("k\(generator.next() % 20)", random(depth + 1))
+            }))
       }
     }
     for _ in 0..<300 {

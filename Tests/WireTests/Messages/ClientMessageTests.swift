@@ -8,30 +8,36 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
   decoder.append(bytes)
   let frame = try #require(try decoder.nextFrame())
   #expect(decoder.bufferedByteCount == 0)
-  return (String(decoding: frame, as: UTF8.self), try TemporaryJSONParser.parse(frame))
+  return (String(decoding: frame, as: UTF8.self), try JSON(parsing: frame))
 }
 
 @Suite struct ClientMessageTests {
   /// Every client message, its JSON text as `encodeFrame` writes it.
   static let cases: [(ClientMessage, String)] = [
-    (.hello(protocol: 1, client: "storeclient/1.0"),
-     #"{"type":"hello","protocol":1,"client":"storeclient/1.0"}"#),
+    (
+      .hello(protocol: 1, client: "storeclient/1.0"),
+      #"{"type":"hello","protocol":1,"client":"storeclient/1.0"}"#
+    ),
     (.hello(protocol: 1, client: nil), #"{"type":"hello","protocol":1}"#),
     (.hello(protocol: nil, client: nil), #"{"type":"hello"}"#),
     (.scopes(id: 7), #"{"type":"scopes","id":7}"#),
     (.get(id: 3, scope: "todos/0B9E"), #"{"type":"get","id":3,"scope":"todos/0B9E"}"#),
     (.subscribe(id: 1, scope: "counter"), #"{"type":"subscribe","id":1,"scope":"counter"}"#),
     (.unsubscribe(id: 4, sub: 9), #"{"type":"unsubscribe","id":4,"sub":9}"#),
-    (.send(id: 2, scope: "counter", action: .object(["incrementButtonTapped": .object([:])])),
-     #"{"type":"send","id":2,"scope":"counter","action":{"incrementButtonTapped":{}}}"#),
-    (.send(id: nil, scope: "counter", action: .object(["set": .object(["_0": .int(-5)])])),
-     #"{"type":"send","scope":"counter","action":{"set":{"_0":-5}}}"#),
+    (
+      .send(id: 2, scope: "counter", action: .object(["incrementButtonTapped": .object([:])])),
+      #"{"type":"send","id":2,"scope":"counter","action":{"incrementButtonTapped":{}}}"#
+    ),
+    (
+      .send(id: nil, scope: "counter", action: .object(["set": .object(["_0": .int(-5)])])),
+      #"{"type":"send","scope":"counter","action":{"set":{"_0":-5}}}"#
+    ),
     (.ping(id: Int64.max), #"{"type":"ping","id":9223372036854775807}"#),
   ]
 
   @Test(arguments: ClientMessageTests.cases)
   func encodesAndDecodes(message: ClientMessage, text: String) throws {
-    let expected = try TemporaryJSONParser.parse(text)
+    let expected = try JSON(parsing: text)
     #expect(message.json == expected)
     #expect(try ClientMessage(json: expected) == message)
     var out: [UInt8] = []
@@ -42,7 +48,7 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
   }
 
   @Test func ignoresUnknownMembers() throws {
-    let json = try TemporaryJSONParser.parse(
+    let json = try JSON(parsing: 
       #"{"type":"get","id":1,"scope":"counter","future":[1,2],"x":null}"#)
     #expect(try ClientMessage(json: json) == .get(id: 1, scope: "counter"))
   }
@@ -57,45 +63,74 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
       #"{"type":"hello"}"#, #"{"type":"hello","protocol":"1"}"#,
       #"{"type":"hello","protocol":1.5,"client":7}"#, #"{"type":"hello","protocol":null}"#,
     ] {
-      #expect(try ClientMessage(json: TemporaryJSONParser.parse(text)) == .hello(protocol: nil, client: nil))
+      #expect(
+        try ClientMessage(json: JSON(parsing: text))
+          == .hello(protocol: nil, client: nil))
     }
     #expect(
-      try ClientMessage(json: TemporaryJSONParser.parse(#"{"type":"hello","protocol":2}"#))
+      try ClientMessage(json: JSON(parsing: #"{"type":"hello","protocol":2}"#))
         == .hello(protocol: 2, client: nil))
   }
 
   @Test func sendWithNullIdIsFireAndForget() throws {
-    let json = try TemporaryJSONParser.parse(#"{"type":"send","id":null,"scope":"a","action":null}"#)
+    let json = try JSON(parsing: 
+      #"{"type":"send","id":null,"scope":"a","action":null}"#)
     #expect(try ClientMessage(json: json) == .send(id: nil, scope: "a", action: .null))
   }
 
   static let errors: [(String, MessageError)] = [
-    (#"{"type":"send","id":3,"action":{}}"#,
-     MessageError(code: .badMessage, id: 3, message: "send: missing member 'scope'")),
-    (#"{"type":"send","scope":"counter"}"#,
-     MessageError(code: .badMessage, id: nil, message: "send: missing member 'action'")),
-    (#"{"type":"send","id":"2","scope":"counter","action":{}}"#,
-     MessageError(code: .badMessage, id: nil, message: "send: 'id' must be an integer")),
-    (#"{"type":"send","id":2,"scope":5,"action":{}}"#,
-     MessageError(code: .badMessage, id: 2, message: "send: 'scope' must be a string")),
-    (#"{"type":"get","id":"x","scope":"counter"}"#,
-     MessageError(code: .badMessage, id: nil, message: "get: 'id' must be an integer")),
-    (#"{"type":"get","id":1.5,"scope":"counter"}"#,
-     MessageError(code: .badMessage, id: nil, message: "get: 'id' must be an integer")),
-    (#"{"type":"get","scope":"counter"}"#,
-     MessageError(code: .badMessage, id: nil, message: "get: missing member 'id'")),
-    (#"{"type":"subscribe","id":8}"#,
-     MessageError(code: .badMessage, id: 8, message: "subscribe: missing member 'scope'")),
-    (#"{"type":"unsubscribe","id":8,"sub":true}"#,
-     MessageError(code: .badMessage, id: 8, message: "unsubscribe: 'sub' must be an integer")),
-    (#"{"type":"scopes"}"#,
-     MessageError(code: .badMessage, id: nil, message: "scopes: missing member 'id'")),
-    (#"{"type":"ping","id":null}"#,
-     MessageError(code: .badMessage, id: nil, message: "ping: missing member 'id'")),
-    (#"{"type":"launch","id":4}"#,
-     MessageError(code: .badMessage, id: 4, message: "unknown message type 'launch'")),
-    (#"{"type":"welcome","id":4}"#,
-     MessageError(code: .badMessage, id: 4, message: "unknown message type 'welcome'")),
+    (
+      #"{"type":"send","id":3,"action":{}}"#,
+      MessageError(code: .badMessage, id: 3, message: "send: missing member 'scope'")
+    ),
+    (
+      #"{"type":"send","scope":"counter"}"#,
+      MessageError(code: .badMessage, id: nil, message: "send: missing member 'action'")
+    ),
+    (
+      #"{"type":"send","id":"2","scope":"counter","action":{}}"#,
+      MessageError(code: .badMessage, id: nil, message: "send: 'id' must be an integer")
+    ),
+    (
+      #"{"type":"send","id":2,"scope":5,"action":{}}"#,
+      MessageError(code: .badMessage, id: 2, message: "send: 'scope' must be a string")
+    ),
+    (
+      #"{"type":"get","id":"x","scope":"counter"}"#,
+      MessageError(code: .badMessage, id: nil, message: "get: 'id' must be an integer")
+    ),
+    (
+      #"{"type":"get","id":1.5,"scope":"counter"}"#,
+      MessageError(code: .badMessage, id: nil, message: "get: 'id' must be an integer")
+    ),
+    (
+      #"{"type":"get","scope":"counter"}"#,
+      MessageError(code: .badMessage, id: nil, message: "get: missing member 'id'")
+    ),
+    (
+      #"{"type":"subscribe","id":8}"#,
+      MessageError(code: .badMessage, id: 8, message: "subscribe: missing member 'scope'")
+    ),
+    (
+      #"{"type":"unsubscribe","id":8,"sub":true}"#,
+      MessageError(code: .badMessage, id: 8, message: "unsubscribe: 'sub' must be an integer")
+    ),
+    (
+      #"{"type":"scopes"}"#,
+      MessageError(code: .badMessage, id: nil, message: "scopes: missing member 'id'")
+    ),
+    (
+      #"{"type":"ping","id":null}"#,
+      MessageError(code: .badMessage, id: nil, message: "ping: missing member 'id'")
+    ),
+    (
+      #"{"type":"launch","id":4}"#,
+      MessageError(code: .badMessage, id: 4, message: "unknown message type 'launch'")
+    ),
+    (
+      #"{"type":"welcome","id":4}"#,
+      MessageError(code: .badMessage, id: 4, message: "unknown message type 'welcome'")
+    ),
     (#"{"id":4}"#, MessageError(code: .badMessage, id: 4, message: "missing member 'type'")),
     (#"{"type":1}"#, MessageError(code: .badMessage, id: nil, message: "'type' must be a string")),
     (#"[1,2]"#, MessageError(code: .badJSON, id: nil, message: "top level must be an object")),
@@ -104,18 +139,21 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
 
   @Test(arguments: ClientMessageTests.errors)
   func rejectsMalformedMessages(text: String, error: MessageError) throws {
-    let json = try TemporaryJSONParser.parse(text)
+    let json = try JSON(parsing: text)
     #expect(throws: error) { try ClientMessage(json: json) }
   }
 
   @Test func errorReplyEchoesTheRequestId() throws {
-    let json = try TemporaryJSONParser.parse(#"{"type":"get","id":41}"#)
+    let json = try JSON(parsing: #"{"type":"get","id":41}"#)
     do {
       _ = try ClientMessage(json: json)
       Issue.record("expected an error")
     } catch {
-      #expect(HostMessage.error(error) == .error(id: 41, code: .badMessage,
-                                                 message: "get: missing member 'scope'"))
+      #expect(
+        HostMessage.error(error)
+          == .error(
+            id: 41, code: .badMessage,
+            message: "get: missing member 'scope'"))
       #expect(error.description == "bad_message: get: missing member 'scope'")
     }
   }
@@ -133,11 +171,12 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
 
 @Suite struct ErrorCodeTests {
   @Test func coversEveryCodeOfTheProtocol() {
-    #expect(ErrorCode.allCases.map(\.rawValue) == [
-      "bad_frame", "frame_too_large", "bad_json", "hello_required", "unsupported_protocol",
-      "bad_message", "unknown_scope", "scope_unavailable", "forbidden", "bad_action",
-      "not_subscribed", "overloaded",
-    ])
+    #expect(
+      ErrorCode.allCases.map(\.rawValue) == [
+        "bad_frame", "frame_too_large", "bad_json", "hello_required", "unsupported_protocol",
+        "bad_message", "unknown_scope", "scope_unavailable", "forbidden", "bad_action",
+        "not_subscribed", "overloaded",
+      ])
     #expect(FrameError.emptyFrame.code == .badFrame)
     #expect(FrameError.frameTooLarge(length: 2, limit: 1).code == .frameTooLarge)
   }

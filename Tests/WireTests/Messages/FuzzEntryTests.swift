@@ -12,7 +12,8 @@ import Testing
       .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus")
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
     return names.sorted().compactMap {
-      FileManager.default.contents(atPath: directory.appendingPathComponent($0).path).map(Array.init)
+      FileManager.default.contents(atPath: directory.appendingPathComponent($0).path).map(
+        Array.init)
     }
   }()
 
@@ -30,13 +31,18 @@ import Testing
       for _ in 0..<Int.random(in: 0...8, using: &rng) {
         switch Int.random(in: 0..<4, using: &rng) {
         case 0 where !input.isEmpty:
-          input[Int.random(in: 0..<input.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+          input[Int.random(in: 0..<input.count, using: &rng)] = UInt8.random(
+            in: 0...255, using: &rng)
         case 1:
-          input.insert(UInt8.random(in: 0...255, using: &rng), at: Int.random(in: 0...input.count, using: &rng))
+          input.insert(
+            UInt8.random(in: 0...255, using: &rng), at: Int.random(in: 0...input.count, using: &rng)
+          )
         case 2 where !input.isEmpty:
           input.remove(at: Int.random(in: 0..<input.count, using: &rng))
         default:
-          input += (0..<Int.random(in: 0...40, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+          input += (0..<Int.random(in: 0...40, using: &rng)).map { _ in
+            UInt8.random(in: 0...255, using: &rng)
+          }
         }
       }
       input.withUnsafeBytes { fuzzOne($0) }

@@ -14,7 +14,9 @@ import Testing
     try await client.send(Array("{\"type\":\"ping\",\"id\":1}".utf8))
     let frames = try await collect(2, from: client)
     #expect(frames.count == 2)
-    #expect(String(decoding: frames[0], as: UTF8.self) == #"{"type":"hello","protocol":1,"client":"test"}"#)
+    #expect(
+      String(decoding: frames[0], as: UTF8.self)
+        == #"{"type":"hello","protocol":1,"client":"test"}"#)
     #expect(String(decoding: frames[1], as: UTF8.self) == #"{"type":"ping","id":1}"#)
     await client.close()
   }
@@ -67,7 +69,8 @@ import Testing
     try await client.send(Array("{}".utf8))
     #expect(await eventually { await host.totalFrames == 1 })
     // 1,000 frames written one `write` at a time within one loop iteration…
-    let before = await host.writeManySmallFrames(1000, peer: 0)
+    let (before, afterWrites) = await host.writeManySmallFrames(1000, peer: 0)
+    #expect(afterWrites == before, "writes must wait for the end of the loop iteration")
     let received = try await collect(1000, from: client)
     #expect(received.count == 1000)
     #expect(received.last == Array("{\"n\":999}".utf8))
@@ -115,7 +118,7 @@ import Testing
     #expect(report.bufferedAtError == 0)
     #expect(report.frames.isEmpty)
     #expect(frames.count == 1)
-    let reply = try HostMessage(json: TemporaryJSONParser.parse(frames[0]))
+    let reply = try HostMessage(json: JSON(parsing: frames[0]))
     guard case .error(nil, .frameTooLarge, let message) = reply else {
       Issue.record("unexpected reply \(reply)")
       return
@@ -217,7 +220,9 @@ import Testing
   @Test func reportsPathsTooLongForSunPath() async throws {
     let path = "/tmp/" + String(repeating: "x", count: 200) + ".sock"
     let limit = Posix.maxPathLength
-    await #expect(throws: SocketError(code: .pathTooLong(limit: limit), operation: "connect", path: path)) {
+    await #expect(
+      throws: SocketError(code: .pathTooLong(limit: limit), operation: "connect", path: path)
+    ) {
       _ = try await FrameConnection.connect(path: path)
     }
     let host = TestHost()
@@ -227,7 +232,8 @@ import Testing
       Issue.record("listen should fail")
     } catch {
       #expect(error.code == .pathTooLong(limit: limit))
-      #expect(error.description.contains("socket path is 210 bytes; Unix sockets allow at most \(limit)"))
+      #expect(
+        error.description.contains("socket path is 210 bytes; Unix sockets allow at most \(limit)"))
     }
   }
 
@@ -242,7 +248,9 @@ import Testing
     }
     let host = TestHost()
     defer { host.shutdown() }
-    await #expect(throws: SocketError.self) { try await host.start(path: "/tmp/no-such-dir-\(UUID())/h.sock") }
+    await #expect(throws: SocketError.self) {
+      try await host.start(path: "/tmp/no-such-dir-\(UUID())/h.sock")
+    }
   }
 
   @Test(.enabled(if: getuid() != 0, "root bypasses file permissions"))
@@ -301,7 +309,9 @@ import Testing
     #expect(FileManager.default.createFile(atPath: path, contents: Data("keep".utf8)))
     let host = TestHost()
     defer { host.shutdown() }
-    await #expect(throws: SocketError.self) { try await host.start(path: path, replaceStaleSocket: true) }
+    await #expect(throws: SocketError.self) {
+      try await host.start(path: path, replaceStaleSocket: true)
+    }
     #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
   }
 

@@ -1,0 +1,288 @@
+import Foundation
+import Testing
+import Wire
+
+/// Subscriptions, patches, acks and their ordering, against the real `storehost`.
+@Suite(.serialized)
+struct ServingTests {
+  let host: HostProcess
+
+  init() throws {
+    host = try HostProcess()
+  }
+
+  /// A client's mirror of one subscription, kept by applying patches.
+  struct Mirror {
+    let sub: Int64
+    var rev: Int64
+    var state: JSON
+
+    init(subscribed: JSON) throws {
+      sub = try #require(subscribed["sub"]?.int)
+      rev = try #require(subscribed["rev"]?.int)
+      state = try #require(subscribed["state"])
+    }
+
+    mutating func apply(_ patch: JSON) throws {
+      #expect(patch["sub"]?.int == sub)
+      #expect(patch["base"]?.int == rev, "patch base must be the mirror's revision")
+      let ops = try #require(patch["ops"]?.array)
+      #expect(!ops.isEmpty, "a patch is never empty")
+      state = try JSONPatch.apply(ops.map { try JSONPatchOperation(json: $0) }, to: state)
+      rev = try #require(patch["rev"]?.int)
+    }
+  }
+
+  @Test func subscribeSendPatchAckInOrder() throws {
+    let client = try WireClient(path: host.socketPath)
+    try client.hello()
+    var mirror = try Mirror(subscribed: client.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#))
+    let start = try #require(mirror.state["count"]?.int)
+    try client.send(#"{"type":"send","id":2,"scope":"counter","action":{"incrementButtonTapped":{}}}"#)
+    let patch = try client.expect("patch")
+    #expect(patch["ops"] == .array([.object(["op": .string("replace"), "path": .string("/count"), "value": .int(start + 1)])]))
+    try mirror.apply(patch)
+    let ack = try client.expect("ack")
+    #expect(ack["id"] == .int(2))
+    #expect(ack["rev"]?.int == mirror.rev, "read your writes: the mirror is at the ack's revision")
+    #expect(mirror.state["count"]?.int == start + 1)
+  }
+
+  @Test func sendWithoutIDGetsNoAckButPushes() throws {
+    let client = try WireClient(path: host.socketPath)
+    try client.hello()
+    var mirror = try Mirror(subscribed: client.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#))
+    try client.send(#"{"type":"send","scope":"counter","action":{"decrementButtonTapped":{}}}"#)
+    try mirror.apply(client.expect("patch"))
+    #expect(try client.request(#"{"type":"ping","id":5}"#)["type"] == .string("pong"))
+  }
+
+  @Test func framesSplitAtEveryByteAndManyPerWrite() throws {
+    let client = try WireClient(path: host.socketPath)
+    var bytes = WireClient.frame(Array(#"{"type":"hello","protocol":1}"#.utf8))
+    for id in 1...20 {
+      bytes += WireClient.frame(Array(#"{"type":"ping","id":\#(id)}"#.utf8))
+    }
+    // One byte per write: every split point, inside prefixes too.
+    for byte in bytes { try client.sendRaw([byte]) }
+    #expect(try client.expect("welcome")["protocol"] == .int(1))
+    for id in 1...20 { #expect(try client.expect("pong")["id"] == .int(Int64(id))) }
+    // Then 200 frames in a single write.
+    var batch: [UInt8] = []
+    for id in 1...200 { batch += WireClient.frame(Array(#"{"type":"ping","id":\#(id)}"#.utf8)) }
+    try client.sendRaw(batch)
+    for id in 1...200 { #expect(try client.expect("pong")["id"] == .int(Int64(id))) }
+  }
+
+  @Test func pipelinedSendsAreReducedInOrderAndAcked() throws {
+    let client = try WireClient(path: host.socketPath)
+    try client.hello()
+    var mirror = try Mirror(subscribed: client.request(#"{"type":"subscribe","id":1,"scope":"todos"}"#))
+    var batch: [UInt8] = []
+    batch += WireClient.frame(Array(#"{"type":"send","id":10,"scope":"todos","action":{"filterPicked":{"_0":"active"}}}"#.utf8))
+    batch += WireClient.frame(Array(#"{"type":"send","id":11,"scope":"todos","action":{"filterPicked":{"_0":"completed"}}}"#.utf8))
+    batch += WireClient.frame(Array(#"{"type":"get","id":12,"scope":"todos"}"#.utf8))
+    batch += WireClient.frame(Array(#"{"type":"send","id":13,"scope":"todos","action":{"filterPicked":{"_0":"all"}}}"#.utf8))
+    try client.sendRaw(batch)
+    var acks: [Int64] = []
+    var stateReply: JSON?
+    while acks.count < 3 || stateReply == nil {
+      let message = try client.next()
+      switch message["type"]?.string {
+      case "patch": try mirror.apply(message)
+      case "ack":
+        acks.append(try #require(message["id"]?.int))
+      case "state": stateReply = message
+      default: Issue.record("unexpected \(message.compactString)")
+      }
+    }
+    #expect(acks == [10, 11, 13])
+    #expect(stateReply?["state"]?["filter"] == .string("completed"), "get sees the sends before it")
+    // Pushes are coalesced: the filter went active → completed → all, so the mirror may have
+    // seen no change at all, but it holds the state of the last ack.
+    #expect(mirror.state["filter"] == .string("all"))
+    let final = try client.request(#"{"type":"get","id":14,"scope":"todos"}"#)
+    #expect(final["state"] == mirror.state)
+  }
+
+  @Test func elementScopesAndScopeGone() throws {
+    let client = try WireClient(path: host.socketPath)
+    try client.hello()
+    var list = try Mirror(subscribed: client.request(#"{"type":"subscribe","id":1,"scope":"todos"}"#))
+    // Add a todo: it is inserted at index 0 with a fresh id.
+    try client.send(#"{"type":"send","id":2,"scope":"todos","action":{"addTodoButtonTapped":{}}}"#)
+    try list.apply(client.expect("patch"))
+    _ = try client.expect("ack")
+    let todo = try #require(list.state["todos"]?[0])
+    let id = try #require(todo["id"]?.string)
+    #expect(todo["description"] == .string(""))
+
+    var element = try Mirror(subscribed: client.request(#"{"type":"subscribe","id":3,"scope":"todos/\#(id)"}"#))
+    #expect(element.state == todo)
+    // Lower-case ids name the same element.
+    let lower = try client.request(#"{"type":"get","id":4,"scope":"todos/\#(id.lowercased())"}"#)
+    #expect(lower["state"] == todo)
+
+    try client.send(#"{"type":"send","id":5,"scope":"todos/\#(id)","action":{"setDescription":{"_0":"Buy milk"}}}"#)
+    var acked = false
+    while !acked {
+      let message = try client.next()
+      switch message["type"]?.string {
+      case "patch" where message["sub"]?.int == element.sub: try element.apply(message)
+      case "patch": try list.apply(message)
+      case "ack": acked = true
+      default: Issue.record("unexpected \(message.compactString)")
+      }
+    }
+    #expect(element.state["description"] == .string("Buy milk"))
+    #expect(element.state == list.state["todos"]?[0])
+
+    // Delete it through the list: the element subscription ends with scope_gone, before the ack.
+    try client.send(
+      #"{"type":"send","id":6,"scope":"todos","action":{"delete":{"_0":{"indexes":[{"location":0,"length":1}]}}}}"#)
+    var gone = false
+    acked = false
+    while !acked {
+      let message = try client.next()
+      switch message["type"]?.string {
+      case "unsubscribed":
+        #expect(message["sub"]?.int == element.sub)
+        #expect(message["reason"] == .string("scope_gone"))
+        gone = true
+      case "patch":
+        #expect(message["sub"]?.int == list.sub, "nothing names a gone subscription")
+        try list.apply(message)
+      case "ack": acked = true
+      default: Issue.record("unexpected \(message.compactString)")
+      }
+    }
+    #expect(gone, "unsubscribed arrives before the ack of the action that caused it")
+    let after = try client.request(#"{"type":"send","id":7,"scope":"todos/\#(id)","action":{"toggleCompleted":{}}}"#)
+    #expect(after["code"] == .string("scope_unavailable"))
+  }
+
+  @Test func unsubscribeStopsPushes() throws {
+    let client = try WireClient(path: host.socketPath)
+    try client.hello()
+    let mirror = try Mirror(subscribed: client.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#))
+    #expect(try client.request(#"{"type":"unsubscribe","id":2,"sub":\#(mirror.sub)}"#) == .object(["type": .string("ok"), "id": .int(2)]))
+    let ack = try client.request(#"{"type":"send","id":3,"scope":"counter","action":{"incrementButtonTapped":{}}}"#)
+    #expect(ack["type"] == .string("ack"), "no patch for the ended subscription")
+  }
+
+  @Test func otherClientsChangesArePushed() throws {
+    let watcher = try WireClient(path: host.socketPath)
+    try watcher.hello()
+    var mirror = try Mirror(subscribed: watcher.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#))
+    let sender = try WireClient(path: host.socketPath)
+    try sender.hello()
+    for id in 1...5 {
+      _ = try sender.request(#"{"type":"send","id":\#(id),"scope":"counter","action":{"incrementButtonTapped":{}}}"#)
+    }
+    let final = try #require(sender.request(#"{"type":"get","id":9,"scope":"counter"}"#)["state"]?["count"]?.int)
+    while mirror.state["count"]?.int != final { try mirror.apply(watcher.expect("patch")) }
+  }
+
+  @Test func timerEffectPushesTicksToWatchers() throws {
+    let client = try WireClient(path: host.socketPath)
+    try client.hello()
+    var mirror = try Mirror(subscribed: client.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#))
+    let start = try #require(mirror.state["count"]?.int)
+    try client.send(#"{"type":"send","id":2,"scope":"counter","action":{"toggleTimerButtonTapped":{}}}"#)
+    var acked = false
+    while !acked || mirror.state["count"]?.int ?? 0 < start + 2 {
+      let message = try client.next(timeout: 5)
+      if message["type"] == .string("ack") { acked = true } else { try mirror.apply(message) }
+    }
+    #expect(mirror.state["isTimerRunning"] == .bool(true))
+    try client.send(#"{"type":"send","id":3,"scope":"counter","action":{"toggleTimerButtonTapped":{}}}"#)
+    // Drain to the ack, then no more ticks arrive.
+    var stopped = mirror
+    while true {
+      let message = try client.next()
+      if message["type"] == .string("ack") { break }
+      try stopped.apply(message)
+    }
+    #expect(stopped.state["isTimerRunning"] == .bool(false))
+    #expect(throws: HarnessError.self) { try client.next(timeout: 2.5) }
+  }
+
+  @Test func concurrentSendersLoseNothingAndWatchersConverge() async throws {
+    let path = host.socketPath
+    let watcher = try WireClient(path: path)
+    try watcher.hello()
+    var mirror = try Mirror(subscribed: watcher.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#))
+    let start = try #require(mirror.state["count"]?.int)
+    let senders = 8
+    let actions = 1_000
+    let acked = try await withThrowingTaskGroup(of: Int.self) { group in
+      for _ in 0..<senders {
+        group.addTask {
+          let client = try WireClient(path: path)
+          try client.hello()
+          var batch: [UInt8] = []
+          for id in 1...actions {
+            batch += WireClient.frame(Array(#"{"type":"send","id":\#(id),"scope":"counter","action":{"incrementButtonTapped":{}}}"#.utf8))
+          }
+          try client.sendRaw(batch)
+          var acks = 0
+          var lastRev: Int64 = 0
+          while acks < actions {
+            let message = try client.expect("ack")
+            #expect(message["id"]?.int == Int64(acks + 1), "acks come in request order")
+            let rev = try #require(message["rev"]?.int)
+            #expect(rev > lastRev)
+            lastRev = rev
+            acks += 1
+          }
+          return acks
+        }
+      }
+      return try await group.reduce(0, +)
+    }
+    #expect(acked == senders * actions)
+    var patches = 0
+    while mirror.state["count"]?.int != start + Int64(senders * actions) {
+      try mirror.apply(watcher.expect("patch"))
+      patches += 1
+    }
+    #expect(patches <= senders * actions)
+  }
+
+  @Test func slowReaderKeepsHostMemoryBoundedAndConverges() throws {
+    let sender = try WireClient(path: host.socketPath)
+    try sender.hello()
+    _ = try sender.request(#"{"type":"send","id":1,"scope":"todos","action":{"addTodoButtonTapped":{}}}"#)
+    let todos = try #require(sender.request(#"{"type":"get","id":2,"scope":"todos"}"#)["state"])
+    let id = try #require(todos["todos"]?[0]?["id"]?.string)
+
+    let slow = try WireClient(path: host.socketPath)
+    try slow.hello()
+    var mirror = try Mirror(subscribed: slow.request(#"{"type":"subscribe","id":1,"scope":"todos"}"#))
+    let before = try #require(host.residentKilobytes)
+    // The slow client now stops reading while another client makes 20,000 changes, each
+    // giving a patch of about a kilobyte.
+    let padding = String(repeating: "x", count: 1_000)
+    let actions = 20_000
+    var sent = 0
+    while sent < actions {
+      var batch: [UInt8] = []
+      for index in sent..<(sent + 1_000) {
+        batch += WireClient.frame(Array(#"{"type":"send","id":\#(index),"scope":"todos/\#(id)","action":{"setDescription":{"_0":"\#(index) \#(padding)"}}}"#.utf8))
+      }
+      try sender.sendRaw(batch)
+      for _ in 0..<1_000 { _ = try sender.expect("ack") }
+      sent += 1_000
+    }
+    let final = try #require(sender.request(#"{"type":"get","id":-2,"scope":"todos"}"#)["state"])
+    let after = try #require(host.residentKilobytes)
+    #expect(after - before < 32 * 1024, "host memory grew by \(after - before) KiB")
+    // Now the slow client reads: it converges with far fewer patches than actions.
+    var patches = 0
+    while mirror.state != final {
+      try mirror.apply(slow.expect("patch"))
+      patches += 1
+    }
+    #expect(patches < actions / 10, "\(patches) patches for \(actions) actions")
+  }
+}
