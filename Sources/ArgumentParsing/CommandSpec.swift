@@ -45,11 +45,20 @@ public struct CommandSpec: Sendable {
   /// The whole `--help` text.
   public var help: String {
     var lines = ["OVERVIEW: \(abstract)", ""]
-    if let discussion { lines += [discussion, ""] }
+    if let discussion {
+      for paragraph in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
+        lines += Self.wrap(String(paragraph), width: 80, indent: 0)
+      }
+      lines.append("")
+    }
     lines += ["USAGE: \(usage)", ""]
     func row(_ left: String, _ right: String) -> String {
-      let padded = left.count < 24 ? left + String(repeating: " ", count: 24 - left.count) : left + "\n" + String(repeating: " ", count: 26)
-      return "  " + padded + right
+      let column = String(repeating: " ", count: 26)
+      let wrapped = Self.wrap(right, width: 80 - 26, indent: 0).joined(separator: "\n" + column)
+      let padded =
+        left.count < 24
+        ? left + String(repeating: " ", count: 24 - left.count) : left + "\n" + column.dropFirst(2)
+      return "  " + padded + wrapped
     }
     if !arguments.isEmpty {
       lines.append("ARGUMENTS:")
@@ -69,6 +78,25 @@ public struct CommandSpec: Sendable {
       lines += ["", "  See '\(name) help <subcommand>' for detailed help."]
     }
     return lines.joined(separator: "\n")
+  }
+}
+
+extension CommandSpec {
+  /// Breaks text into lines of at most `width` columns at spaces (a longer word stays whole).
+  static func wrap(_ text: String, width: Int, indent: Int) -> [String] {
+    guard text.count > width else { return [text] }
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+      if !line.isEmpty && line.count + 1 + word.count > width {
+        lines.append(line)
+        line = String(repeating: " ", count: indent) + word
+      } else {
+        line += (line.isEmpty ? "" : " ") + word
+      }
+    }
+    lines.append(line)
+    return lines
   }
 }
 
