@@ -55,7 +55,8 @@ let package = Package(
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "HostingTests", dependencies: ["Hosting", "Wire", "Examples", "storehost"]),
     .testTarget(name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples"]),
-    .testTarget(name: "storeclientTests", dependencies: ["storeclient", "Remote", "Wire", "ArgumentParsing"]),
+    .testTarget(
+      name: "storeclientTests", dependencies: ["storeclient", "Remote", "Wire", "ArgumentParsing", "Examples"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
   ],
   swiftLanguageModes: [.v6]

@@ -174,6 +174,20 @@ import Wire
     await second.stop()
   }
 
+  @Test func aStoreNobodyHoldsStopsReconnecting() async throws {
+    let path = temporarySocketPath()
+    let host = FakeHost.counter(path: path)
+    try await host.start()
+    var store: Counter? = try await Counter(scope: "counter", configuration: testConfiguration(path))
+    weak let released = store
+    await host.stop()
+    await eventually("the store is reconnecting") {
+      if case .reconnecting = await store?.status { true } else { false }
+    }
+    store = nil
+    await eventually("the store was released") { released == nil }
+  }
+
   @Test func withoutReconnectionALostConnectionEndsTheStore() async throws {
     try await withFakeHost { host in
       let store = try await Counter(scope: "counter", configuration: testConfiguration(host.path, reconnects: false))

@@ -336,8 +336,8 @@ public actor HostClient {
         self.errorHandler?(.host(code: code, message: text))
       }
     case .welcome:
-      self.connection?.close()
       self.closeReason = .protocolViolation("the host sent a second 'welcome'")
+      self.connection?.close()
     case .bye:
       break  // the host closes next; HostConnection remembers the reason
     }

@@ -327,49 +327,72 @@ public actor RemoteStore<State: Sendable, Action: Sendable> {
   }
 
   private func connectionEnded(_ reason: RemoteError, generation: Int) {
-    guard generation == self.generation, !self.isFailed else { return }
+    // Before `attach` has finished (no client yet), the attach itself fails and its caller —
+    // the initializer or the reconnection loop — decides what happens next.
+    guard generation == self.generation, !self.isFailed, self.client != nil else { return }
     self.client = nil
     self.sub = nil
     guard self.configuration.reconnects else {
       self.fail(reason)
       return
     }
-    self.reconnectTask = Task { await self.reconnect(after: reason) }
+    // The task holds the store weakly: a store nobody uses any more stops reconnecting.
+    self.reconnectTask = Task { [weak self] in
+      var attempt = 1
+      var lastError = reason
+      while !Task.isCancelled {
+        guard let delay = await self?.beginAttempt(attempt, after: lastError) else { return }
+        do {
+          try await Task.sleep(for: delay)
+        } catch {
+          return  // cancelled: the store stopped
+        }
+        guard case .retry(let failure)? = await self?.attemptReconnection() else { return }
+        lastError = failure
+        attempt += 1
+      }
+    }
   }
 
-  private func reconnect(after reason: RemoteError) async {
-    var lastError = reason
-    var attempt = 1
-    while !self.isFailed {
-      if let limit = self.configuration.maxReconnectAttempts, attempt > limit {
-        self.fail(lastError)
-        return
-      }
-      let delay = self.configuration.backoff.delay(forAttempt: attempt, using: &self.random)
-      self.status = .reconnecting(attempt: attempt, lastError: lastError)
-      self.emit(
-        attempt == 1
-          ? .disconnected(lastError, retryIn: delay)
-          : .reconnectFailed(lastError, attempt: attempt - 1, retryIn: delay))
-      do {
-        try await Task.sleep(for: delay)
-      } catch {
-        return  // cancelled: the store stopped
-      }
-      guard !self.isFailed else { return }
-      self.snapshotReason = .reconnected
-      do {
-        try await self.attach()
-        self.reconnectCount += 1
-        self.status = .connected
-        return
-      } catch where error.isTransient {
-        lastError = error
-        attempt += 1
-      } catch {
-        self.fail(error)
-        return
-      }
+  /// Announces reconnection attempt `attempt` and returns the delay before it, or `nil` when
+  /// the store has stopped or gives up (then it fails with `lastError`).
+  private func beginAttempt(_ attempt: Int, after lastError: RemoteError) -> Duration? {
+    guard !self.isFailed else { return nil }
+    if let limit = self.configuration.maxReconnectAttempts, attempt > limit {
+      self.fail(lastError)
+      return nil
+    }
+    let delay = self.configuration.backoff.delay(forAttempt: attempt, using: &self.random)
+    self.status = .reconnecting(attempt: attempt, lastError: lastError)
+    self.emit(
+      attempt == 1
+        ? .disconnected(lastError, retryIn: delay)
+        : .reconnectFailed(lastError, attempt: attempt - 1, retryIn: delay))
+    return delay
+  }
+
+  private enum ReconnectOutcome {
+    /// Reconnected, or the store stopped: no more attempts.
+    case done
+    /// The attempt failed in a way worth retrying.
+    case retry(RemoteError)
+  }
+
+  /// Tries once to reconnect and resubscribe; fails the store on an error not worth retrying
+  /// (the scope is unknown or unavailable on the restarted host).
+  private func attemptReconnection() async -> ReconnectOutcome {
+    guard !self.isFailed else { return .done }
+    self.snapshotReason = .reconnected
+    do {
+      try await self.attach()
+      self.reconnectCount += 1
+      self.status = .connected
+      return .done
+    } catch where error.isTransient {
+      return .retry(error)
+    } catch {
+      self.fail(error)
+      return .done
     }
   }
 

@@ -194,3 +194,15 @@ func storeclient(_ arguments: [String], input: String? = nil, timeout: Double = 
   let status = try await process.wait(timeout: timeout)
   return ClientResult(status: status, output: process.output.text, errors: process.errors.text)
 }
+
+/// Waits until the async `condition` holds, polling; throws after `timeout` seconds.
+func waitUntil(
+  _ what: String, timeout: Double = 20, _ condition: () async throws -> Bool
+) async throws {
+  let deadline = Date().addingTimeInterval(timeout)
+  while Date() < deadline {
+    if try await condition() { return }
+    try await Task.sleep(for: .milliseconds(10))
+  }
+  throw HarnessError("timed out after \(timeout) s waiting until \(what)")
+}
