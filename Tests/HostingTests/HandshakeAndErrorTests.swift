@@ -137,10 +137,14 @@ struct HandshakeAndErrorTests {
       #expect(error["code"] == .string("bad_action"), "action \(action)")
       #expect(error["message"]?.string?.hasPrefix("action") == true, "action \(action)")
     }
+    let unknownCase = try client.request(
+      #"{"type":"send","id":2,"scope":"counter","action":{"launchRockets":{}}}"#)
+    #expect(unknownCase["message"]?.string?.hasPrefix("action: ") == true, "\(unknownCase.compactString)")
+    #expect(unknownCase["message"]?.string?.contains("launchRockets") == true)
     let nested = try client.request(
       #"{"type":"send","id":3,"scope":"todos","action":{"filterPicked":{"_0":"someday"}}}"#)
     #expect(nested["code"] == .string("bad_action"))
-    #expect(nested["message"]?.string?.contains("filterPicked") == true)
+    #expect(nested["message"]?.string?.hasPrefix("action.filterPicked._0: ") == true, "\(nested.compactString)")
     // None of that changed the state (and no patch was pushed: the next frame is the reply).
     let state = try client.request(#"{"type":"get","id":4,"scope":"counter"}"#)
     #expect(state["type"] == .string("state"))

@@ -254,8 +254,8 @@ func decodeAction<A: Decodable>(_ type: A.Type, from json: JSON) throws -> A {
   do {
     return try JSONValueDecoder().decode(A.self, from: json)
   } catch {
-    let detail = "\(error)"
-    let message = detail.hasPrefix(":") || detail.isEmpty ? "action\(detail)" : "action.\(detail)"
+    // `action.todo.id: expected string`, or `action: unknown case 'explode'` at the root.
+    let message = error.path.isEmpty ? "action: \(error.reason)" : "action.\(error)"
     throw ActionDecodingFailure(message: message)
   }
 }
