@@ -10,7 +10,7 @@ import Wire
 /// effects reach the store as ordinary jobs on that same thread. Everything here runs one
 /// batch at a time, so actions from all connections and effects are reduced one at a time, in
 /// arrival order per connection.
-actor HostCore<State: Sendable, Action: Sendable> {
+actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   nonisolated let loop: EventLoop
   nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
@@ -607,6 +607,12 @@ func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
   String(validating: bytes, as: UTF8.self) != nil
 }
 
+/// Told when an action changed the root state.
+protocol RevisionObserver: AnyObject, Sendable {
+  /// Called on the event loop, inside the reduce that bumped the revision.
+  func stateDidChange()
+}
+
 /// The root revision: bumped by the host's wrapper reducer each time an action is reduced.
 ///
 /// Written only on the event loop (where the store reduces) but read by the loop's callers
@@ -614,18 +620,21 @@ func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
 final class RevisionCounter: Sendable {
   private let revision = Atomic<Int64>(0)
   private let syncScheduled = Atomic<Bool>(false)
-  private let onChange = Mutex<(@Sendable () -> Void)?>(nil)
+  /// Set once, by ``StoreHost/start``, before the store can reduce anything (the store is not
+  /// reachable by any client or effect until the host listens, and the actor hop to start
+  /// listening orders this write before every read); never written again.
+  nonisolated(unsafe) private weak var observer: (any RevisionObserver)?
 
   var value: Int64 { revision.load(ordering: .relaxed) }
 
-  func setChangeHandler(_ handler: @escaping @Sendable () -> Void) {
-    onChange.withLock { $0 = handler }
+  func setObserver(_ observer: any RevisionObserver) {
+    self.observer = observer
   }
 
-  /// Counts one reduced action and asks the host to push.
+  /// Counts one reduced action and tells the observer.
   func didReduce() {
     revision.add(1, ordering: .relaxed)
-    if let handler = onChange.withLock({ $0 }) { handler() }
+    observer?.stateDidChange()
   }
 
   /// Returns `true` when this call scheduled the sync (it was not scheduled already).
@@ -647,5 +656,17 @@ struct RevisionCountingReducer<Base: Reducer>: Reducer {
     let effect = base.reduce(into: &state, action: action)
     counter.didReduce()
     return effect
+  }
+
+  /// The store's reduce function: the base's, with its `body` evaluated once here rather
+  /// than on every action, then counted.
+  func _makeReduce() -> _ReduceFunction<Base.State, Base.Action> {
+    let reduce = base._makeReduce()
+    let counter = self.counter
+    return { state, action in
+      let effect = reduce(&state, action)
+      counter.didReduce()
+      return effect
+    }
   }
 }

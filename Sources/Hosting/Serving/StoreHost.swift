@@ -73,7 +73,7 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
     let core = HostCore(
       loop: loop, store: store, revision: counter, scopes: ScopeRegistry(scopes),
       configuration: configuration, appName: app)
-    counter.setChangeHandler { [weak core] in core?.stateDidChange() }
+    counter.setObserver(core)
     do {
       try await core.startListening()
     } catch {
