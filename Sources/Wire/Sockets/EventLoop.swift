@@ -40,7 +40,7 @@ import Synchronization
 public final class EventLoop: SerialExecutor, @unchecked Sendable {
   // @unchecked Sendable is safe because every stored property is one of:
   //   - immutable after init (`name`, the wakeup descriptors, the read buffer's address);
-  //   - cross-thread state inside a `Mutex` (`shared`, `threadHandle`) or an `Atomic`;
+  //   - cross-thread state inside a `Locked` (a pthread mutex) (`shared`, `threadHandle`) or an `Atomic`;
   //   - loop-confined state (`sources`, `pollSet`, `pollOwners`, `pendingFlush`, `timers`,
   //     `spareQueue`, the read buffer's bytes), only ever touched on the loop thread: every
   //     method touching it is internal and asserts `inEventLoop` or runs from `run()`.
@@ -62,8 +62,8 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
     var lifecycle = Lifecycle.running
   }
 
-  private let shared = Mutex(Shared())
-  private let threadHandle = Mutex<ThreadHandle?>(nil)
+  private let shared = Locked(Shared())
+  private let threadHandle = Locked<ThreadHandle?>(nil)
   private let loopThreadID = Atomic<UInt>(0)
   private let wakeRead: Int32
   private let wakeWrite: Int32

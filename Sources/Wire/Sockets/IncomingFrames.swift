@@ -58,7 +58,7 @@ public struct IncomingFrames: AsyncSequence, Sendable {
 }
 
 /// The queue between a connection's read callback (on its loop) and the task iterating
-/// ``IncomingFrames``: all state is inside a `Mutex`, so it is `Sendable` without `@unchecked`.
+/// ``IncomingFrames``: all state is inside a `Locked` (a pthread mutex).
 final class FrameInbox: Sendable {
   private typealias Waiter = UnsafeContinuation<Result<[UInt8]?, SocketError>, Never>
 
@@ -112,7 +112,7 @@ final class FrameInbox: Sendable {
   static let highWaterBytes = 8 << 20
   static let highWaterFrames = 8192
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Sets what resumes reading once a paused consumer has caught up.
   func setOnResume(_ onResume: @escaping @Sendable () -> Void) {

@@ -55,6 +55,28 @@
 
     static func currentUserID() -> UInt32 { getuid() }
 
+  /// A heap-allocated pthread mutex (ThreadSanitizer understands these; it cannot see the
+  /// futex inside `Synchronization.Mutex`, and reports false races through it).
+  typealias MutexHandle = UnsafeMutablePointer<pthread_mutex_t>
+
+  static func makeMutex() -> MutexHandle {
+    let mutex = MutexHandle.allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    let result = pthread_mutex_init(mutex, nil)
+    precondition(result == 0, "pthread_mutex_init failed: \(result)")
+    return mutex
+  }
+
+  static func lock(_ mutex: MutexHandle) { _ = pthread_mutex_lock(mutex) }
+
+  static func unlock(_ mutex: MutexHandle) { _ = pthread_mutex_unlock(mutex) }
+
+  static func destroyMutex(_ mutex: MutexHandle) {
+    _ = pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
+    mutex.deallocate()
+  }
+
     // MARK: - Descriptors
 
     static func close(_ fd: Int32) { _ = Darwin.close(fd) }
