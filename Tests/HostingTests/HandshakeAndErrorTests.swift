@@ -231,7 +231,7 @@ struct LimitTests {
     let host = try HostProcess(arguments: ["--max-frame", "200"])
     let client = try WireClient(path: host.socketPath)
     try client.hello()
-    let error = try client.request(#"{"type":"get","id":1,"scope":"shop"}"#)
+    let error = try client.request(#"{"type":"get","id":1,"scope":"todos"}"#)
     #expect(error["code"] == .string("frame_too_large"))
     #expect(error["id"] == .int(1))
     #expect(try client.request(#"{"type":"ping","id":2}"#)["type"] == .string("pong"))
