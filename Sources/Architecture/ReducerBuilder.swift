@@ -82,6 +82,17 @@ public struct _Sequence<R0: Reducer, R1: Reducer<R0.State, R0.Action>>: Reducer 
     let effects = self.first(&state, action)
     return effects.merge(with: self.second(&state, action))
   }
+
+  /// Both reduce functions in one closure.
+  @inlinable
+  public func _makeReduce() -> _ReduceFunction<R0.State, R0.Action> {
+    let first = self.first
+    let second = self.second
+    return { state, action in
+      let effects = first(&state, action)
+      return effects.merge(with: second(&state, action))
+    }
+  }
 }
 
 /// A reducer that may be absent (`if` without `else`).
@@ -115,6 +126,12 @@ public struct _Conditional<First: Reducer, Second: Reducer<First.State, First.Ac
   @inlinable
   public func reduce(into state: inout First.State, action: First.Action) -> Effect<First.Action> {
     self.run(&state, action)
+  }
+
+  /// The chosen reducer's function.
+  @inlinable
+  public func _makeReduce() -> _ReduceFunction<First.State, First.Action> {
+    self.run
   }
 }
 

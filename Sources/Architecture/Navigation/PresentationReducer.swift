@@ -119,4 +119,9 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     self.run(&state, action)
   }
+
+  /// The reduce function itself, without another closure around it.
+  public func _makeReduce() -> _ReduceFunction<Parent.State, Parent.Action> {
+    self.run
+  }
 }

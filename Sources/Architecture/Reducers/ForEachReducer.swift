@@ -113,4 +113,10 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     self.run(&state, action)
   }
+
+  /// The reduce function itself, without another closure around it.
+  @inlinable
+  public func _makeReduce() -> _ReduceFunction<Parent.State, Parent.Action> {
+    self.run
+  }
 }

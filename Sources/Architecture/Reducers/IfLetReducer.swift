@@ -76,6 +76,11 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     self.run(&state, action)
   }
+
+  /// The reduce function itself, without another closure around it.
+  public func _makeReduce() -> _ReduceFunction<Parent.State, Parent.Action> {
+    self.run
+  }
 }
 
 /// The `id` of an `Identifiable` value (checked once per type), else nil: part of a child's
