@@ -373,3 +373,21 @@ func eventually(
   }
   return false
 }
+
+/// Whether a store task's effects finish within a time limit (a broken cancellation fails the
+/// test instead of hanging it; on timeout the effects are cancelled).
+func finishes(_ task: StoreTask, within limit: Duration = .seconds(5)) async -> Bool {
+  await withTaskGroup(of: Bool.self) { group in
+    group.addTask {
+      await task.finish()
+      return !Task.isCancelled
+    }
+    group.addTask {
+      try? await Task.sleep(for: limit)
+      return false
+    }
+    let first = await group.next()!
+    group.cancelAll()
+    return first
+  }
+}
