@@ -30,7 +30,8 @@ public enum ReducerBuilder<State, Action> {
 
   /// An `if` without `else`.
   @inlinable
-  public static func buildOptional<R: Reducer<State, Action>>(_ wrapped: R?) -> _OptionalReducer<R> {
+  public static func buildOptional<R: Reducer<State, Action>>(_ wrapped: R?) -> _OptionalReducer<R>
+  {
     _OptionalReducer(wrapped)
   }
 
@@ -107,7 +108,9 @@ public struct _OptionalReducer<Wrapped: Reducer>: Reducer {
 
   /// Runs the wrapped reducer if present.
   @inlinable
-  public func reduce(into state: inout Wrapped.State, action: Wrapped.Action) -> Effect<Wrapped.Action> {
+  public func reduce(into state: inout Wrapped.State, action: Wrapped.Action) -> Effect<
+    Wrapped.Action
+  > {
     self.wrapped?(&state, action) ?? .none
   }
 }
@@ -147,7 +150,9 @@ public struct _ReducerArray<Element: Reducer>: Reducer {
 
   /// Runs every reducer.
   @inlinable
-  public func reduce(into state: inout Element.State, action: Element.Action) -> Effect<Element.Action> {
+  public func reduce(into state: inout Element.State, action: Element.Action) -> Effect<
+    Element.Action
+  > {
     var effects = Effect<Element.Action>.none
     for reduce in self.reducers { effects = effects.merge(with: reduce(&state, action)) }
     return effects
