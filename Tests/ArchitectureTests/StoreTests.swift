@@ -204,3 +204,23 @@ import Testing
     #expect(counts.value.count == 4)
   }
 }
+
+@Suite struct StoreTestSupportTests {
+  @Test func receivedActionsAreReportedWithTheirStateAndTasksKnowWhenTheyFinish() async {
+    let store = makeStore(Effects.State(), Effects())
+    let received = Locked<[String]>([])
+    await store._observeReceivedActions { action, state in
+      let entry = "\(action) -> \(state.log.count)"
+      received.withLock { $0.append(entry) }
+    }
+    let task = await store.send(.runMany(2))
+    #expect(await finishes(task))
+    #expect(task._isFinished)
+    await store.send(.record("direct"))
+    #expect(received.value == ["record(\"1\") -> 1", "record(\"2\") -> 2"])
+    let forever = await store.send(.runForever(id: "f"))
+    #expect(!forever._isFinished)
+    forever.cancel()
+    #expect(await finishes(forever))
+  }
+}
