@@ -113,10 +113,10 @@ public struct Effect<Action>: Sendable {
     switch (self.operation, other.operation) {
     case (.none, _): return other
     case (_, .none): return self
-    case let (.merge(lhs), .merge(rhs)): return Self(operation: .merge(lhs + rhs))
-    case let (.merge(lhs), rhs): return Self(operation: .merge(lhs + [rhs]))
-    case let (lhs, .merge(rhs)): return Self(operation: .merge([lhs] + rhs))
-    case let (lhs, rhs): return Self(operation: .merge([lhs, rhs]))
+    case (.merge(let lhs), .merge(let rhs)): return Self(operation: .merge(lhs + rhs))
+    case (.merge(let lhs), let rhs): return Self(operation: .merge(lhs + [rhs]))
+    case (let lhs, .merge(let rhs)): return Self(operation: .merge([lhs] + rhs))
+    case (let lhs, let rhs): return Self(operation: .merge([lhs, rhs]))
     }
   }
 
@@ -138,9 +138,10 @@ public struct Effect<Action>: Sendable {
     switch (self.operation, other.operation) {
     case (.none, _): return other
     case (_, .none): return self
-    case let (.concatenate(lhs), .concatenate(rhs)): return Self(operation: .concatenate(lhs + rhs))
-    case let (.concatenate(lhs), rhs): return Self(operation: .concatenate(lhs + [rhs]))
-    case let (lhs, rhs): return Self(operation: .concatenate([lhs, rhs]))
+    case (.concatenate(let lhs), .concatenate(let rhs)):
+      return Self(operation: .concatenate(lhs + rhs))
+    case (.concatenate(let lhs), let rhs): return Self(operation: .concatenate(lhs + [rhs]))
+    case (let lhs, let rhs): return Self(operation: .concatenate([lhs, rhs]))
     }
   }
 
@@ -184,21 +185,21 @@ indirect enum _Operation<Action>: Sendable {
     switch self {
     case .none:
       return .none
-    case let .send(action):
+    case .send(let action):
       return .send(_UncheckedSendable(transform(action.value)))
-    case let .run(priority, operation):
+    case .run(let priority, let operation):
       return .run(priority) { send in
         await operation(Send { action in await send(transform(action)) })
       }
-    case let .merge(operations):
+    case .merge(let operations):
       return .merge(operations.map { $0.map(transform) })
-    case let .concatenate(operations):
+    case .concatenate(let operations):
       return .concatenate(operations.map { $0.map(transform) })
-    case let .cancellable(id, cancelInFlight, operation):
+    case .cancellable(let id, let cancelInFlight, let operation):
       return .cancellable(id, cancelInFlight: cancelInFlight, operation.map(transform))
-    case let .cancel(id):
+    case .cancel(let id):
       return .cancel(id)
-    case let .debounce(id, duration, clock, operation):
+    case .debounce(let id, let duration, let clock, let operation):
       return .debounce(id, duration, clock, operation.map(transform))
     }
   }
@@ -208,18 +209,19 @@ indirect enum _Operation<Action>: Sendable {
     switch self {
     case .none, .send, .run:
       return self
-    case let .merge(operations):
+    case .merge(let operations):
       return .merge(operations.map { $0.scoped(in: navigationID) })
-    case let .concatenate(operations):
+    case .concatenate(let operations):
       return .concatenate(operations.map { $0.scoped(in: navigationID) })
-    case let .cancellable(id, cancelInFlight, operation):
+    case .cancellable(let id, let cancelInFlight, let operation):
       return .cancellable(
         id.scoped(in: navigationID), cancelInFlight: cancelInFlight,
         operation.scoped(in: navigationID))
-    case let .cancel(id):
+    case .cancel(let id):
       return .cancel(id.scoped(in: navigationID))
-    case let .debounce(id, duration, clock, operation):
-      return .debounce(id.scoped(in: navigationID), duration, clock, operation.scoped(in: navigationID))
+    case .debounce(let id, let duration, let clock, let operation):
+      return .debounce(
+        id.scoped(in: navigationID), duration, clock, operation.scoped(in: navigationID))
     }
   }
 
@@ -228,9 +230,9 @@ indirect enum _Operation<Action>: Sendable {
     switch self {
     case .none, .send, .cancel: return true
     case .run, .debounce: return false
-    case let .merge(operations), let .concatenate(operations):
+    case .merge(let operations), .concatenate(let operations):
       return operations.allSatisfy(\.isSynchronous)
-    case let .cancellable(_, _, operation): return operation.isSynchronous
+    case .cancellable(_, _, let operation): return operation.isSynchronous
     }
   }
 }

@@ -30,7 +30,8 @@ public enum ReducerBuilder<State, Action> {
 
   /// An `if` without `else`.
   @inlinable
-  public static func buildOptional<R: Reducer<State, Action>>(_ wrapped: R?) -> _OptionalReducer<R> {
+  public static func buildOptional<R: Reducer<State, Action>>(_ wrapped: R?) -> _OptionalReducer<R>
+  {
     _OptionalReducer(wrapped)
   }
 
@@ -82,6 +83,17 @@ public struct _Sequence<R0: Reducer, R1: Reducer<R0.State, R0.Action>>: Reducer 
     let effects = self.first(&state, action)
     return effects.merge(with: self.second(&state, action))
   }
+
+  /// Both reduce functions in one closure.
+  @inlinable
+  public func _makeReduce() -> _ReduceFunction<R0.State, R0.Action> {
+    let first = self.first
+    let second = self.second
+    return { state, action in
+      let effects = first(&state, action)
+      return effects.merge(with: second(&state, action))
+    }
+  }
 }
 
 /// A reducer that may be absent (`if` without `else`).
@@ -96,7 +108,9 @@ public struct _OptionalReducer<Wrapped: Reducer>: Reducer {
 
   /// Runs the wrapped reducer if present.
   @inlinable
-  public func reduce(into state: inout Wrapped.State, action: Wrapped.Action) -> Effect<Wrapped.Action> {
+  public func reduce(into state: inout Wrapped.State, action: Wrapped.Action) -> Effect<
+    Wrapped.Action
+  > {
     self.wrapped?(&state, action) ?? .none
   }
 }
@@ -116,6 +130,12 @@ public struct _Conditional<First: Reducer, Second: Reducer<First.State, First.Ac
   public func reduce(into state: inout First.State, action: First.Action) -> Effect<First.Action> {
     self.run(&state, action)
   }
+
+  /// The chosen reducer's function.
+  @inlinable
+  public func _makeReduce() -> _ReduceFunction<First.State, First.Action> {
+    self.run
+  }
 }
 
 /// Reducers built by a `for` loop, run in order.
@@ -130,7 +150,9 @@ public struct _ReducerArray<Element: Reducer>: Reducer {
 
   /// Runs every reducer.
   @inlinable
-  public func reduce(into state: inout Element.State, action: Element.Action) -> Effect<Element.Action> {
+  public func reduce(into state: inout Element.State, action: Element.Action) -> Effect<
+    Element.Action
+  > {
     var effects = Effect<Element.Action>.none
     for reduce in self.reducers { effects = effects.merge(with: reduce(&state, action)) }
     return effects

@@ -43,10 +43,10 @@ struct Item: Reducer {
 
     struct AllCasePaths {
       var leaf: AnyCasePath<Action, Leaf.Action> {
-        .init(Action.leaf) { if case let .leaf(v) = $0 { v } else { nil } }
+        .init(Action.leaf) { if case .leaf(let v) = $0 { v } else { nil } }
       }
       var rename: AnyCasePath<Action, String> {
-        .init(Action.rename) { if case let .rename(v) = $0 { v } else { nil } }
+        .init(Action.rename) { if case .rename(let v) = $0 { v } else { nil } }
       }
     }
     static var allCasePaths: AllCasePaths { AllCasePaths() }
@@ -55,7 +55,7 @@ struct Item: Reducer {
   var body: some ReducerOf<Self> {
     Scope(state: \.leaf, action: \.leaf) { Leaf() }
     Reduce { state, action in
-      if case let .rename(title) = action { state.title = title }
+      if case .rename(let title) = action { state.title = title }
       return .none
     }
   }
@@ -69,7 +69,7 @@ struct List: Reducer {
 
     struct AllCasePaths {
       var items: AnyCasePath<Action, IdentifiedActionOf<Item>> {
-        .init(Action.items) { if case let .items(v) = $0 { v } else { nil } }
+        .init(Action.items) { if case .items(let v) = $0 { v } else { nil } }
       }
     }
     static var allCasePaths: AllCasePaths { AllCasePaths() }
@@ -89,7 +89,7 @@ struct Root: Reducer {
 
     struct AllCasePaths {
       var list: AnyCasePath<Action, List.Action> {
-        .init(Action.list) { if case let .list(v) = $0 { v } else { nil } }
+        .init(Action.list) { if case .list(let v) = $0 { v } else { nil } }
       }
     }
     static var allCasePaths: AllCasePaths { AllCasePaths() }

@@ -41,8 +41,16 @@ private struct Greeter: Reducer {
   }
 
   @Test func eachStoreUsesItsOwnOverrides() async {
-    let one = Store(initialState: []) { Greeter() } withDependencies: { $0.greeting = "one" }
-    let two = Store(initialState: []) { Greeter() } withDependencies: { $0.greeting = "two" }
+    let one = Store(initialState: []) {
+      Greeter()
+    } withDependencies: {
+      $0.greeting = "one"
+    }
+    let two = Store(initialState: []) {
+      Greeter()
+    } withDependencies: {
+      $0.greeting = "two"
+    }
     let plain = Store(initialState: []) { Greeter() }
     await one.send(())
     await two.send(())
@@ -53,10 +61,14 @@ private struct Greeter: Reducer {
   }
 
   @Test func aStoreKeepsTheDependenciesItWasCreatedWith() async {
-    let store = withDependencies { $0.greeting = "captured" } operation: {
+    let store = withDependencies {
+      $0.greeting = "captured"
+    } operation: {
       Store(initialState: []) { Greeter() }
     }
-    await withDependencies { $0.greeting = "caller" } operation: {
+    await withDependencies {
+      $0.greeting = "caller"
+    } operation: {
       await store.send(())
     }
     #expect(await store.state == ["captured"])
@@ -64,7 +76,9 @@ private struct Greeter: Reducer {
 
   @Test func effectsInheritTheStoresDependencies() async {
     let date = Date(timeIntervalSince1970: 1_234)
-    let store = Store(initialState: Effects.State()) { Effects() } withDependencies: {
+    let store = Store(initialState: Effects.State()) {
+      Effects()
+    } withDependencies: {
       $0.date = .constant(date)
     }
     await store.send(.readDate).finish()
@@ -102,10 +116,14 @@ private struct Greeter: Reducer {
   @Test func withDependenciesScopesOverridesSyncAndAsync() async {
     @Dependency(\.greeting) var greeting
     #expect(greeting == "test")
-    withDependencies { $0.greeting = "sync" } operation: {
+    withDependencies {
+      $0.greeting = "sync"
+    } operation: {
       #expect(greeting == "sync")
     }
-    await withDependencies { $0.greeting = "async" } operation: {
+    await withDependencies {
+      $0.greeting = "async"
+    } operation: {
       await Task.yield()
       #expect(greeting == "async")
       let child = Task { () -> String in
@@ -119,7 +137,9 @@ private struct Greeter: Reducer {
 
   @Test func aMissingTestValueIsReportedAndFallsBackToTheLiveValue() {
     let warnings = Collector()
-    withDependencies { $0.runtimeWarnings = warnings.reporter } operation: {
+    withDependencies {
+      $0.runtimeWarnings = warnings.reporter
+    } operation: {
       var values = DependencyValues.current
       values.prepareForStore()  // a fresh cache, as a store has
       #expect(values.untested == 42)

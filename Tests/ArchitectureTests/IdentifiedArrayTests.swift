@@ -89,7 +89,8 @@ private struct Item: Identifiable, Equatable, Hashable, Codable, Sendable {
     #expect(decoded.index(id: 1) == 1)
     #expect(throws: DecodingError.self) {
       try JSONDecoder().decode(
-        IdentifiedArrayOf<Item>.self, from: Data(#"[{"id":1,"value":"a"},{"id":1,"value":"b"}]"#.utf8))
+        IdentifiedArrayOf<Item>.self,
+        from: Data(#"[{"id":1,"value":"a"},{"id":1,"value":"b"}]"#.utf8))
     }
   }
 

@@ -12,7 +12,7 @@ import Testing
     #expect(await store.state.optional?.ticks == 2)
     #expect(await store.effectsInFlight == 1)
     await store.send(.setOptional(nil))
-    await task.finish()
+    #expect(await finishes(task))
     #expect(await store.effectsInFlight == 0)
     #expect(clock.sleeperCount == 0)
   }
@@ -23,7 +23,7 @@ import Testing
     let task = await store.send(.optional(.start))
     await clock.advance(by: .seconds(1))
     await store.send(.setOptional(Ticker.State(id: 2)))
-    await task.finish()
+    #expect(await finishes(task))
     await clock.advance(by: .seconds(3))
     #expect(await store.state.optional == Ticker.State(id: 2, ticks: 0))
   }
@@ -37,7 +37,7 @@ import Testing
     await clock.advance(by: .seconds(1))
     #expect(await store.state.tickers.map(\.ticks) == [1, 1])
     await store.send(.removeTicker(id: 1))
-    await first.finish()
+    #expect(await finishes(first))
     #expect(await store.effectsInFlight == 1)
     await clock.advance(by: .seconds(2))
     #expect(await store.state.tickers.map(\.ticks) == [3])
@@ -52,7 +52,7 @@ import Testing
     #expect(await eventually { clock.sleeperCount == 2 })
     // Both elements use the id "ticker"; stopping element 1 must leave element 2 running.
     await store.send(.tickers(.element(id: 1, action: .stop)))
-    await first.finish()
+    #expect(await finishes(first))
     #expect(clock.sleeperCount == 1)
     await clock.advance(by: .seconds(2))
     #expect(await store.state.tickers.map(\.ticks) == [0, 2])
@@ -71,7 +71,7 @@ import Testing
     #expect(await store.state.log.contains("destination tick"))
     await store.send(.destination(.dismiss))
     #expect(await store.state.destination == nil)
-    await task.finish()
+    #expect(await finishes(task))
     #expect(await store.effectsInFlight == 0)
   }
 
@@ -81,7 +81,7 @@ import Testing
     await store.send(.present(Ticker.State()))
     let task = await store.send(.destination(.presented(.start)))
     await store.send(.present(Ticker.State()))
-    await task.finish()
+    #expect(await finishes(task))
     await clock.advance(by: .seconds(2))
     #expect(await store.state.destination?.ticks == 0)
   }
@@ -112,7 +112,7 @@ import Testing
     #expect(await store.state.path.map(\.ticks) == [1, 1])
     #expect(await store.state.log.prefix(2) == ["path #1 start", "path #0 tick"])
     await store.send(.path(.popFrom(id: 1)))
-    await task.finish()
+    #expect(await finishes(task))
     #expect(await store.state.path.ids == [0])
     #expect(await store.effectsInFlight == 0)
     await store.send(.path(.element(id: 5, action: .tick)))

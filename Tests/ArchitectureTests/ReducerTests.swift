@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import Architecture
@@ -73,7 +74,7 @@ private struct Built: Reducer {
           state += 1
           return .send(.set(state * 10))
         }
-        if case let .set(value) = action { state = value }
+        if case .set(let value) = action { state = value }
         return .none
       }
     }
@@ -89,8 +90,11 @@ private struct Built: Reducer {
     let store = Store(initialState: Parent.State()) { ParentFeature() }
     await store.send(.counter(.increment))
     #expect(await store.state.counter.count == 10)
-    #expect(await store.state.log == ["counter(ArchitectureTests.Counter.Action.increment)",
-                                      "counter(ArchitectureTests.Counter.Action.set(10))"])
+    #expect(
+      await store.state.log == [
+        "counter(ArchitectureTests.Counter.Action.increment)",
+        "counter(ArchitectureTests.Counter.Action.set(10))",
+      ])
     await store.send(.optional(.increment))
     #expect(await store.state.counter.count == 10)
   }
@@ -158,12 +162,14 @@ private struct Built: Reducer {
     struct Feature: Reducer {
       var body: some Reducer<Parent.State, Parent.Action> {
         Scope(state: \.counter, action: \.counter) { Counter() }
-          .onChange(of: { $0.counter.count }) { oldValue, newValue in
-            Reduce { state, _ in
-              state.log.append("\(oldValue) -> \(newValue)")
-              return .none
-            }
-          }
+          .onChange(
+            of: { $0.counter.count },
+            { oldValue, newValue in
+              Reduce { state, _ in
+                state.log.append("\(oldValue) -> \(newValue)")
+                return .none
+              }
+            })
       }
     }
     var state = Parent.State()
@@ -203,5 +209,3 @@ private struct Built: Reducer {
     #expect(output.values.last == "received action:\n  3\n  (No state changes)")
   }
 }
-
-import Synchronization

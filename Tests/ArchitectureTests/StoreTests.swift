@@ -7,7 +7,7 @@ import Testing
   @Test func finishWaitsForTheEffectsAndTheActionsTheySend() async {
     let store = makeStore(Effects.State(), Effects())
     let task = await store.send(.runMany(50))
-    await task.finish()
+    #expect(await finishes(task))
     #expect(await store.state.log.count == 50)
     #expect(await store.effectsInFlight == 0)
     #expect(await store.send(.record("x")).isCancelled)  // no effects: nothing to await
@@ -18,7 +18,7 @@ import Testing
     let task = await store.send(.runForever(id: "x"))
     #expect(await eventually { await store.state.log == ["start x"] })
     task.cancel()
-    await task.finish()
+    #expect(await finishes(task))
     #expect(task.isCancelled)
     #expect(await store.effectsInFlight == 0)
   }
@@ -135,6 +135,27 @@ import Testing
     #expect(count >= 1)
   }
 
+  @Test func stateChangesKeepUpWithConcurrentSendsAndEndOnTheLatestState() async {
+    let store = makeStore(Parent.State(), Parent())
+    let observer = Task { () -> Int in
+      var last = -1
+      for await state in store.stateChanges() {
+        #expect(state.counter.count > last)  // deduplicated and in order
+        last = state.counter.count
+        if last == 2_000 { break }
+      }
+      return last
+    }
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<4 {
+        group.addTask {
+          for _ in 0..<500 { await store.send(.counter(.increment)) }
+        }
+      }
+    }
+    #expect(await observer.value == 2_000)
+  }
+
   @Test func manyConcurrentSendersReachTheStoreWithoutLoss() async {
     let store = makeStore(Parent.State(), Parent())
     await withTaskGroup(of: Void.self) { group in
@@ -181,5 +202,25 @@ import Testing
     await store.removeObserver(id)
     await store.send(.record("x"))
     #expect(counts.value.count == 4)
+  }
+}
+
+@Suite struct StoreTestSupportTests {
+  @Test func receivedActionsAreReportedWithTheirStateAndTasksKnowWhenTheyFinish() async {
+    let store = makeStore(Effects.State(), Effects())
+    let received = Locked<[String]>([])
+    await store._observeReceivedActions { action, state in
+      let entry = "\(action) -> \(state.log.count)"
+      received.withLock { $0.append(entry) }
+    }
+    let task = await store.send(.runMany(2))
+    #expect(await finishes(task))
+    #expect(task._isFinished)
+    await store.send(.record("direct"))
+    #expect(received.value == ["record(\"1\") -> 1", "record(\"2\") -> 2"])
+    let forever = await store.send(.runForever(id: "f"))
+    #expect(!forever._isFinished)
+    forever.cancel()
+    #expect(await finishes(forever))
   }
 }

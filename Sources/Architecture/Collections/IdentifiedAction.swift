@@ -5,14 +5,14 @@ public enum IdentifiedAction<ID: Hashable & Sendable, Action>: CasePathable {
   /// The action `action` for the element with id `id`.
   case element(id: ID, action: Action)
 
-
   /// The case paths of ``IdentifiedAction``.
   public struct AllCasePaths: Sendable {
     /// The only case, as an `(id, action)` pair.
     public var element: AnyCasePath<IdentifiedAction, (id: ID, action: Action)> {
-      .init({ .element(id: $0.id, action: $0.action) }) {
-        if case let .element(id, action) = $0 { (id, action) } else { nil }
-      }
+      .init(
+        embed: { .element(id: $0.id, action: $0.action) },
+        extract: { if case .element(let id, let action) = $0 { (id, action) } else { nil } }
+      )
     }
   }
 
@@ -38,7 +38,9 @@ extension Case {
     self.appending(
       AnyCasePath<IdentifiedAction<ID, ElementAction>, ElementAction>(
         embed: { .element(id: id, action: $0) },
-        extract: { if case let .element(elementID, action) = $0, elementID == id { action } else { nil } }
+        extract: {
+          if case .element(let elementID, let action) = $0, elementID == id { action } else { nil }
+        }
       )
     )
   }

@@ -188,7 +188,8 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     var keptIDs: [ID] = []
     kept.reserveCapacity(self._elements.count)
     keptIDs.reserveCapacity(self._elements.count)
-    for (element, elementID) in zip(self._elements, self._ids) where !(try shouldBeRemoved(element!)) {
+    for (element, elementID) in zip(self._elements, self._ids)
+    where !(try shouldBeRemoved(element!)) {
       kept.append(element)
       keptIDs.append(elementID)
     }

@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import Synchronization
 
 /// Whether dependencies resolve to their live or their test implementations.
 public enum DependencyContext: Sendable, Hashable {

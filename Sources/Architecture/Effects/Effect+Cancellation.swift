@@ -19,7 +19,8 @@ extension Effect {
   /// - Returns: The cancellable effect.
   public func cancellable<ID: Hashable & Sendable>(id: ID, cancelInFlight: Bool = false) -> Self {
     if self.isNone && !cancelInFlight { return self }
-    return Self(operation: .cancellable(_CancelID(id), cancelInFlight: cancelInFlight, self.operation))
+    return Self(
+      operation: .cancellable(_CancelID(id), cancelInFlight: cancelInFlight, self.operation))
   }
 
   /// An effect that cancels the running effects with an id. Cancellation is prompt: their

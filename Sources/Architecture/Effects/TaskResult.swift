@@ -30,8 +30,8 @@ public enum TaskResult<Success: Sendable>: Sendable {
   /// Converts a `Result`.
   public init<Failure: Error>(_ result: Result<Success, Failure>) {
     switch result {
-    case let .success(value): self = .success(value)
-    case let .failure(error): self = .failure(error)
+    case .success(let value): self = .success(value)
+    case .failure(let error): self = .failure(error)
     }
   }
 
@@ -39,8 +39,8 @@ public enum TaskResult<Success: Sendable>: Sendable {
   public var value: Success {
     get throws {
       switch self {
-      case let .success(value): return value
-      case let .failure(error): throw error
+      case .success(let value): return value
+      case .failure(let error): throw error
       }
     }
   }
@@ -50,9 +50,9 @@ extension TaskResult: Equatable where Success: Equatable {
   /// Compares values, or errors as described on ``TaskResult``.
   public static func == (lhs: Self, rhs: Self) -> Bool {
     switch (lhs, rhs) {
-    case let (.success(lhs), .success(rhs)):
+    case (.success(let lhs), .success(let rhs)):
       return lhs == rhs
-    case let (.failure(lhs), .failure(rhs)):
+    case (.failure(let lhs), .failure(let rhs)):
       return _errorsEqual(lhs, rhs)
     default:
       return false
@@ -64,10 +64,10 @@ extension TaskResult: Hashable where Success: Hashable {
   /// Hashes the value, or the error's type and description.
   public func hash(into hasher: inout Hasher) {
     switch self {
-    case let .success(value):
+    case .success(let value):
       hasher.combine(0)
       hasher.combine(value)
-    case let .failure(error):
+    case .failure(let error):
       hasher.combine(1)
       hasher.combine(ObjectIdentifier(type(of: error)))
       hasher.combine(String(reflecting: error))

@@ -84,12 +84,12 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
       var destinationEffects = Effect<Parent.Action>.none
       let parentEffects: Effect<Parent.Action>
       switch (initialID, toPresentationAction.extract(from: action)) {
-      case let (initialID?, .dismiss?):
+      case (let initialID?, .dismiss?):
         parentEffects = parent(&state, action)
         if state[keyPath: toPresentationState].presentationID == initialID {
           state[keyPath: toPresentationState].wrappedValue = nil
         }
-      case let (initialID?, .presented(destinationAction)?):
+      case (let initialID?, .presented(let destinationAction)?):
         let effects = destination(
           &state[keyPath: toPresentationState].wrappedValue!, destinationAction)
         if !effects.isNone {
@@ -116,7 +116,13 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
   }
 
   /// Runs the destination and the parent, dismisses, and cancels ended presentations' effects.
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     self.run(&state, action)
+  }
+
+  /// The reduce function itself, without another closure around it.
+  public func _makeReduce() -> _ReduceFunction<Parent.State, Parent.Action> {
+    self.run
   }
 }

@@ -125,7 +125,7 @@ public enum PresentationAction<Action>: CasePathable {
     }
     /// `.presented`.
     public var presented: AnyCasePath<PresentationAction, Action> {
-      .init(PresentationAction.presented) { if case let .presented(a) = $0 { a } else { nil } }
+      .init(PresentationAction.presented) { if case .presented(let a) = $0 { a } else { nil } }
     }
   }
 

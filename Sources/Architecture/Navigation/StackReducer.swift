@@ -59,7 +59,7 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
       var destinationEffects = Effect<Parent.Action>.none
       let parentEffects: Effect<Parent.Action>
       switch toStackAction.extract(from: action) {
-      case let .element(id, destinationAction)?:
+      case .element(let id, let destinationAction)?:
         let effects = state[keyPath: toStackState].storage._modify(id: id) {
           destination(&$0.element, destinationAction)
         }
@@ -72,14 +72,14 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
           warn("received an action for a missing element. Action: \(action); id: \(id)")
         }
         parentEffects = parent(&state, action)
-      case let .popFrom(id)?:
+      case .popFrom(let id)?:
         parentEffects = parent(&state, action)
         if state[keyPath: toStackState].storage.index(id: id) != nil {
           state[keyPath: toStackState].pop(from: id)
         } else {
           warn("received a pop for a missing element. Action: \(action); id: \(id)")
         }
-      case let .push(id, elementState)?:
+      case .push(let id, let elementState)?:
         parentEffects = parent(&state, action)
         if !state[keyPath: toStackState]._push(id: id, element: elementState) {
           warn("received a push for an id already in the stack. Action: \(action); id: \(id)")
@@ -100,7 +100,13 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   }
 
   /// Runs the element reducer and the parent, pushes and pops, and cancels popped effects.
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     self.run(&state, action)
+  }
+
+  /// The reduce function itself, without another closure around it.
+  public func _makeReduce() -> _ReduceFunction<Parent.State, Parent.Action> {
+    self.run
   }
 }

@@ -82,7 +82,8 @@ public struct StackState<Element> {
 
   /// Pushes an element on top, giving it the next id.
   public mutating func append(_ element: Element) {
-    self.storage.append(_StackComponent(id: StackElementID(rawValue: self.nextID), element: element))
+    self.storage.append(
+      _StackComponent(id: StackElementID(rawValue: self.nextID), element: element))
     self.nextID += 1
   }
 
@@ -205,19 +206,24 @@ public enum StackAction<State, Action>: CasePathable {
   public struct AllCasePaths: Sendable {
     /// `.element`, as an `(id, action)` pair.
     public var element: AnyCasePath<StackAction, (id: StackElementID, action: Action)> {
-      .init({ .element(id: $0.id, action: $0.action) }) {
-        if case let .element(id, action) = $0 { (id, action) } else { nil }
-      }
+      .init(
+        embed: { .element(id: $0.id, action: $0.action) },
+        extract: { if case .element(let id, let action) = $0 { (id, action) } else { nil } }
+      )
     }
     /// `.popFrom`.
     public var popFrom: AnyCasePath<StackAction, StackElementID> {
-      .init({ .popFrom(id: $0) }) { if case let .popFrom(id) = $0 { id } else { nil } }
+      .init(
+        embed: { .popFrom(id: $0) },
+        extract: { if case .popFrom(let id) = $0 { id } else { nil } }
+      )
     }
     /// `.push`, as an `(id, state)` pair.
     public var push: AnyCasePath<StackAction, (id: StackElementID, state: State)> {
-      .init({ .push(id: $0.id, state: $0.state) }) {
-        if case let .push(id, state) = $0 { (id, state) } else { nil }
-      }
+      .init(
+        embed: { .push(id: $0.id, state: $0.state) },
+        extract: { if case .push(let id, let state) = $0 { (id, state) } else { nil } }
+      )
     }
   }
 
@@ -242,7 +248,9 @@ extension Case {
     self.appending(
       AnyCasePath<StackAction<ElementState, ElementAction>, ElementAction>(
         embed: { .element(id: id, action: $0) },
-        extract: { if case let .element(elementID, action) = $0, elementID == id { action } else { nil } }
+        extract: {
+          if case .element(let elementID, let action) = $0, elementID == id { action } else { nil }
+        }
       )
     )
   }

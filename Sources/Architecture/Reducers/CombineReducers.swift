@@ -24,4 +24,10 @@ public struct CombineReducers<State, Action, Reducers: Reducer<State, Action>>: 
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     self.reducers(&state, action)
   }
+
+  /// The reduce function itself, without another closure around it.
+  @inlinable
+  public func _makeReduce() -> _ReduceFunction<State, Action> {
+    self.reducers
+  }
 }

@@ -54,7 +54,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     self.run = { state, action in
       var elementEffects = Effect<Parent.Action>.none
       let idsBefore: [ID]
-      if case let .element(id, elementAction)? = toElementAction.extract(from: action) {
+      if case .element(let id, let elementAction)? = toElementAction.extract(from: action) {
         // One access for the element and the ids (the element reducer cannot change ids).
         let (effects, ids) = state[keyPath: toElementsState]._modifyAndIDs(id: id) {
           element(&$0, elementAction)
@@ -76,7 +76,8 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
       // Array `==` is O(1) when the id buffer was not touched (the common case).
       let idsAfter = state[keyPath: toElementsState]._idsSnapshot()
       if idsBefore == idsAfter { return effects }
-      return effects.merge(with: Self.cancelRemoved(before: idsBefore, after: idsAfter, scope: scope))
+      return effects.merge(
+        with: Self.cancelRemoved(before: idsBefore, after: idsAfter, scope: scope))
     }
   }
 
@@ -100,7 +101,8 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   }
 
   @usableFromInline
-  static func cancelRemoved(before: [ID], after: [ID], scope: AnyHashable) -> Effect<Parent.Action> {
+  static func cancelRemoved(before: [ID], after: [ID], scope: AnyHashable) -> Effect<Parent.Action>
+  {
     let remaining = Set(after)
     return .merge(
       before.filter { !remaining.contains($0) }.map {
@@ -110,7 +112,14 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
 
   /// Runs the element reducer, then the parent, then cancels removed elements' effects.
   @inlinable
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     self.run(&state, action)
+  }
+
+  /// The reduce function itself, without another closure around it.
+  @inlinable
+  public func _makeReduce() -> _ReduceFunction<Parent.State, Parent.Action> {
+    self.run
   }
 }

@@ -74,7 +74,13 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   }
 
   /// Runs the child, then the parent, then cancels a departed case's effects.
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     self.run(&state, action)
+  }
+
+  /// The reduce function itself, without another closure around it.
+  public func _makeReduce() -> _ReduceFunction<Parent.State, Parent.Action> {
+    self.run
   }
 }

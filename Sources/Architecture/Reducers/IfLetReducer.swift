@@ -73,8 +73,14 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   }
 
   /// Runs the child, then the parent, then cancels a vanished child's effects.
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     self.run(&state, action)
+  }
+
+  /// The reduce function itself, without another closure around it.
+  public func _makeReduce() -> _ReduceFunction<Parent.State, Parent.Action> {
+    self.run
   }
 }
 

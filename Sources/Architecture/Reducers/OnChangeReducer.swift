@@ -25,7 +25,9 @@ extension Reducer {
 }
 
 /// The reducer returned by ``Reducer/onChange(of:_:)``.
-public struct _OnChangeReducer<Base: Reducer, Value: Equatable, R: Reducer<Base.State, Base.Action>>:
+public struct _OnChangeReducer<
+  Base: Reducer, Value: Equatable, R: Reducer<Base.State, Base.Action>
+>:
   Reducer
 {
   let base: _ReduceFunction<Base.State, Base.Action>

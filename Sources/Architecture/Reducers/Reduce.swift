@@ -32,4 +32,10 @@ public struct Reduce<State, Action>: Reducer {
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     self._reduce(&state, action)
   }
+
+  /// The reduce function itself, without another closure around it.
+  @inlinable
+  public func _makeReduce() -> _ReduceFunction<State, Action> {
+    self._reduce
+  }
 }

@@ -69,6 +69,12 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     self.run(&state, action)
   }
+
+  /// The reduce function itself, without another closure around it.
+  @inlinable
+  public func _makeReduce() -> _ReduceFunction<ParentState, ParentAction> {
+    self.run
+  }
 }
 
 /// Hides a value from the optimizer. A key path literal that the optimizer propagates into a

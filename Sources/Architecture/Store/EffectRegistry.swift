@@ -118,6 +118,9 @@ final class _EffectGroup: Sendable {
 
   var isCancelled: Bool { self.state.withLock { $0.isCancelled } }
 
+  /// The number of the group's effect tasks still running.
+  var runningCount: Int { self.state.withLock { $0.count } }
+
   func enter() {
     self.state.withLock { $0.count += 1 }
   }
@@ -179,6 +182,12 @@ public struct StoreTask: Hashable, Sendable {
     } onCancel: {
       group.cancel()
     }
+  }
+
+  /// Whether every effect of the action (and of the actions they sent) has finished; for a
+  /// test store's "an effect is still running" check at the `send` that started it.
+  var _isFinished: Bool {
+    (self.group?.runningCount ?? 0) == 0
   }
 
   /// Whether the effects were cancelled. An action that started no effect counts as cancelled,

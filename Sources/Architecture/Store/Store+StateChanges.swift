@@ -23,19 +23,28 @@ extension Store where State: Sendable {
   /// Returns the current state and version, waiting first until the version differs from
   /// `version` (if given). `nil` when the waiting task is cancelled.
   func _nextState(after version: UInt64?) async -> (State, UInt64)? {
-    let root = self.core.root
-    if let version, root.version == version {
-      let id = root.makeID()
+    if let version, self.core.root.version == version {
+      let id = self.core.root.makeID()
       await withTaskCancellationHandler {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-          root.stateWaiters[id] = continuation
-        }
+        // The operation closure is not isolated to the store: touch the shared root only in
+        // the isolated `_waitForChange`.
+        await self._waitForChange(after: version, id: id)
       } onCancel: {
         Task { await self._cancelStateWaiter(id) }
       }
       if Task.isCancelled { return nil }
     }
-    return (self.core.state, root.version)
+    return (self.core.state, self.core.root.version)
+  }
+
+  /// Suspends until the root's version moves past `version` (at once if it already has: other
+  /// jobs may have run on the executor since the caller checked).
+  private func _waitForChange(after version: UInt64, id: UInt64) async {
+    let root = self.core.root
+    guard root.version == version, !Task.isCancelled else { return }
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      root.stateWaiters[id] = continuation
+    }
   }
 
   private func _cancelStateWaiter(_ id: UInt64) {

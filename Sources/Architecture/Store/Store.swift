@@ -33,9 +33,20 @@
 ///
 /// `send` returns a ``StoreTask`` for the effects the action started. Effects run in tasks on
 /// the Swift concurrency runtime; the actions they send hop back onto the store's executor and
-/// are reduced in the order they are sent. The store captures `DependencyValues.current` when it
+/// are reduced in the order they are sent. The store captures the current dependencies when it
 /// is created (with the `withDependencies` overrides) and re-establishes those values around
-/// every reduce and every effect, whichever thread calls `send`.
+/// every reduce (as a thread-local reduce context: a task-local push inside a task costs more
+/// than the rest of a send) and around every effect (as the `DependencyValues.$current`
+/// task-local), whichever thread calls `send`; values not overridden resolve to `testValue`s
+/// in a test context (see ``DependencyValues``).
+///
+/// ## Performance
+///
+/// The send path is specialized into the caller's module (`@inlinable`) and touches no generic
+/// metadata, no task-local and no lock: on the 2-core Linux box, a counter `send` with an
+/// observer attached costs ~50–80 ns from inside the store's isolation, and an element action
+/// three levels deep (Scope → forEach → Scope) ~270–350 ns with 1,000 or 100,000 elements
+/// (`swift run -c release ArchitectureBenchmarks`).
 public final actor Store<State, Action> {
   nonisolated let executorBox: _StoreExecutor
   @usableFromInline let core: _Core<State, Action>
@@ -181,6 +192,15 @@ public final actor Store<State, Action> {
   /// The number of effect tasks currently running in this store tree.
   public var effectsInFlight: Int {
     self.core.root.registry.count
+  }
+
+  // MARK: - Test support
+
+  /// Calls `observer` after each action sent by an effect (a `.send` effect or `Send`) has
+  /// been reduced, with the state it produced: how a test store learns about received actions.
+  /// `nil` removes it. Only for root stores.
+  func _observeReceivedActions(_ observer: ((Action, State) -> Void)?) {
+    self.rootCore?.receivedActionObserver = observer
   }
 
   // MARK: - Effects

@@ -208,14 +208,14 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
     switch operation {
     case .none:
       return
-    case let .send(action):
+    case .send(let action):
       self.queue.append((action.value, group, true))
       self.queuedCount += 1
-    case let .run(priority, body):
+    case .run(let priority, let body):
       self.spawn(priority: priority, ids: ids, group: group, body)
-    case let .merge(operations):
+    case .merge(let operations):
       for operation in operations { self.startOperation(operation, group: group, ids: ids) }
-    case let .concatenate(operations):
+    case .concatenate(let operations):
       if operation.isSynchronous {
         for operation in operations { self.startOperation(operation, group: group, ids: ids) }
         return
@@ -226,12 +226,12 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
           await store._runToCompletion(operation, ids: ids)
         }
       }
-    case let .cancellable(id, cancelInFlight, operation):
+    case .cancellable(let id, let cancelInFlight, let operation):
       if cancelInFlight { self.root.registry.cancel(id: id) }
       self.startOperation(operation, group: group, ids: ids + [id])
-    case let .cancel(id):
+    case .cancel(let id):
       self.root.registry.cancel(id: id)
-    case let .debounce(id, duration, clock, operation):
+    case .debounce(let id, let duration, let clock, let operation):
       self.root.registry.cancel(id: id)
       let ids = ids + [id]
       self.spawn(priority: nil, ids: ids, group: group) { [weak store = self.store] _ in

@@ -1,6 +1,6 @@
 import Architecture
-import Testing
 import Synchronization
+import Testing
 
 /// Collects strings (runtime warnings, printed changes) from any thread.
 final class Collector: Sendable {
@@ -36,7 +36,7 @@ struct Counter: Reducer {
         .init(.increment) { if case .increment = $0 { true } else { false } }
       }
       var set: AnyCasePath<Action, Int> {
-        .init(Action.set) { if case let .set(v) = $0 { v } else { nil } }
+        .init(Action.set) { if case .set(let v) = $0 { v } else { nil } }
       }
     }
     static var allCasePaths: AllCasePaths { AllCasePaths() }
@@ -46,7 +46,7 @@ struct Counter: Reducer {
     switch action {
     case .increment: state.count += 1
     case .decrement: state.count -= 1
-    case let .set(value): state.count = value
+    case .set(let value): state.count = value
     case .noop: break
     }
     return .none
@@ -71,13 +71,13 @@ struct Parent: Reducer {
 
     struct AllCasePaths {
       var counter: AnyCasePath<Action, Counter.Action> {
-        .init(Action.counter) { if case let .counter(v) = $0 { v } else { nil } }
+        .init(Action.counter) { if case .counter(let v) = $0 { v } else { nil } }
       }
       var optional: AnyCasePath<Action, Counter.Action> {
-        .init(Action.optional) { if case let .optional(v) = $0 { v } else { nil } }
+        .init(Action.optional) { if case .optional(let v) = $0 { v } else { nil } }
       }
       var counters: AnyCasePath<Action, IdentifiedActionOf<Counter>> {
-        .init(Action.counters) { if case let .counters(v) = $0 { v } else { nil } }
+        .init(Action.counters) { if case .counters(let v) = $0 { v } else { nil } }
       }
     }
     static var allCasePaths: AllCasePaths { AllCasePaths() }
@@ -88,8 +88,8 @@ struct Parent: Reducer {
     Reduce { state, action in
       state.log.append("parent")
       switch action {
-      case let .setOptional(value): state.optional = value
-      case let .removeCounter(id): state.counters.remove(id: id)
+      case .setOptional(let value): state.optional = value
+      case .removeCounter(let id): state.counters.remove(id: id)
       default: break
       }
       return .none
@@ -107,7 +107,7 @@ struct Mode: Reducer {
 
     struct AllCasePaths {
       var counting: AnyCasePath<State, Counter.State> {
-        .init(State.counting) { if case let .counting(v) = $0 { v } else { nil } }
+        .init(State.counting) { if case .counting(let v) = $0 { v } else { nil } }
       }
       var idle: AnyCasePath<State, Void> {
         .init(.idle) { if case .idle = $0 { true } else { false } }
@@ -123,7 +123,7 @@ struct Mode: Reducer {
 
     struct AllCasePaths {
       var counting: AnyCasePath<Action, Counter.Action> {
-        .init(Action.counting) { if case let .counting(v) = $0 { v } else { nil } }
+        .init(Action.counting) { if case .counting(let v) = $0 { v } else { nil } }
       }
     }
     static var allCasePaths: AllCasePaths { AllCasePaths() }
@@ -175,16 +175,16 @@ struct Effects: Reducer {
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
-    case let .record(entry):
+    case .record(let entry):
       state.log.append(entry)
       return .none
     case .sendTwo:
       return .merge(.send(.record("a")), .send(.record("b")))
-    case let .runMany(count):
+    case .runMany(let count):
       return .run { send in
         for index in 1...count { await send(.record("\(index)")) }
       }
-    case let .runForever(id), let .restart(id):
+    case .runForever(let id), .restart(let id):
       let cancelInFlight = if case .restart = action { true } else { false }
       return .run { [clock] send in
         await send(.record("start \(id)"))
@@ -192,7 +192,7 @@ struct Effects: Reducer {
         await send(.record("unreachable \(id)"))
       }
       .cancellable(id: id, cancelInFlight: cancelInFlight)
-    case let .cancel(id):
+    case .cancel(let id):
       return .cancel(id: id)
     case .concatenated:
       return .concatenate(
@@ -214,17 +214,19 @@ struct Effects: Reducer {
           await send(.record("fast"))
         }
       )
-    case let .search(query):
+    case .search(let query):
       return .run { send in await send(.record("search \(query)")) }
         .debounce(id: "search", for: .milliseconds(300), clock: self.clock)
-    case let .failing(handled):
+    case .failing(let handled):
       if handled {
-        return .run { _ in throw Failure() } catch: { error, send in
+        return .run { _ in
+          throw Failure()
+        } catch: { error, send in
           await send(.failed("\(error)"))
         }
       }
       return .run { _ in throw Failure() }
-    case let .failed(message):
+    case .failed(let message):
       state.log.append("failed: \(message)")
       return .none
     case .timer:
@@ -310,19 +312,19 @@ struct Host: Reducer {
 
     struct AllCasePaths {
       var optional: AnyCasePath<Action, Ticker.Action> {
-        .init(Action.optional) { if case let .optional(v) = $0 { v } else { nil } }
+        .init(Action.optional) { if case .optional(let v) = $0 { v } else { nil } }
       }
       var tickers: AnyCasePath<Action, IdentifiedActionOf<Ticker>> {
-        .init(Action.tickers) { if case let .tickers(v) = $0 { v } else { nil } }
+        .init(Action.tickers) { if case .tickers(let v) = $0 { v } else { nil } }
       }
       var destination: AnyCasePath<Action, PresentationAction<Ticker.Action>> {
-        .init(Action.destination) { if case let .destination(v) = $0 { v } else { nil } }
+        .init(Action.destination) { if case .destination(let v) = $0 { v } else { nil } }
       }
       var alert: AnyCasePath<Action, PresentationAction<AlertAction>> {
-        .init(Action.alert) { if case let .alert(v) = $0 { v } else { nil } }
+        .init(Action.alert) { if case .alert(let v) = $0 { v } else { nil } }
       }
       var path: AnyCasePath<Action, StackActionOf<Ticker>> {
-        .init(Action.path) { if case let .path(v) = $0 { v } else { nil } }
+        .init(Action.path) { if case .path(let v) = $0 { v } else { nil } }
       }
     }
     static var allCasePaths: AllCasePaths { AllCasePaths() }
@@ -331,13 +333,13 @@ struct Host: Reducer {
   var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
-      case let .setOptional(value): state.optional = value
-      case let .removeTicker(id): state.tickers.remove(id: id)
-      case let .present(value): state.destination = value
+      case .setOptional(let value): state.optional = value
+      case .removeTicker(let id): state.tickers.remove(id: id)
+      case .present(let value): state.destination = value
       case .showAlert: state.alert = "Sure?"
       case .alert(.presented(.confirm)): state.log.append("confirmed")
-      case let .destination(.presented(childAction)): state.log.append("destination \(childAction)")
-      case let .path(.element(id, childAction)): state.log.append("path \(id) \(childAction)")
+      case .destination(.presented(let childAction)): state.log.append("destination \(childAction)")
+      case .path(.element(let id, let childAction)): state.log.append("path \(id) \(childAction)")
       default: break
       }
       return .none
@@ -357,10 +359,12 @@ func makeStore<R: Reducer & Sendable>(
   warnings: Collector = Collector(),
   _ reducer: R
 ) -> Store<R.State, R.Action> where R.State: Sendable {
-  Store(initialState: initialState, reducer: { reducer }) {
-    $0.clock = clock
-    $0.runtimeWarnings = warnings.reporter
-  }
+  Store(
+    initialState: initialState, reducer: { reducer },
+    withDependencies: {
+      $0.clock = clock
+      $0.runtimeWarnings = warnings.reporter
+    })
 }
 
 /// Polls until a condition holds (effects run concurrently), failing after ~5 s.
@@ -372,4 +376,22 @@ func eventually(
     try? await Task.sleep(for: .milliseconds(1))
   }
   return false
+}
+
+/// Whether a store task's effects finish within a time limit (a broken cancellation fails the
+/// test instead of hanging it; on timeout the effects are cancelled).
+func finishes(_ task: StoreTask, within limit: Duration = .seconds(5)) async -> Bool {
+  await withTaskGroup(of: Bool.self) { group in
+    group.addTask {
+      await task.finish()
+      return !Task.isCancelled
+    }
+    group.addTask {
+      try? await Task.sleep(for: limit)
+      return false
+    }
+    let first = await group.next()!
+    group.cancelAll()
+    return first
+  }
 }
