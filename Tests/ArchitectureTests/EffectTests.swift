@@ -57,10 +57,10 @@ import Testing
     let task = await store.send(.runForever(id: "a"))
     #expect(await eventually { await store.state.log == ["start a"] })
     #expect(await store.effectsInFlight == 1)
-    let start = ContinuousClock.now
+    // Prompt: the never-ending effect's task completes once cancelled (a bounded wait, not a
+    // stopwatch — this machine is shared, and speed is for benchmarks).
     await store.send(.cancel(id: "a"))
     #expect(await finishes(task))
-    #expect(ContinuousClock.now - start < .seconds(1))
     #expect(await store.effectsInFlight == 0)
     #expect(await store.state.log == ["start a"])
   }

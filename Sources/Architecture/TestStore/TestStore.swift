@@ -67,8 +67,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   public var exhaustivity: Exhaustivity = .on
 
   /// How long `receive` waits for an action and `finish` for effects, unless given a timeout
-  /// (1 second by default).
-  public var timeout: Duration = .seconds(1)
+  /// (5 seconds by default: TCA waits 1 second, but a passing test never waits the full time,
+  /// and a parallel test run on a small shared machine can delay an effect's task that long).
+  public var timeout: Duration = .seconds(5)
 
   /// The state as of the last assertion: the state after the last action sent or received.
   public internal(set) var state: State
