@@ -25,6 +25,9 @@ enum StorehostCommand {
       .option(
         "max-subscriptions", value: "n", help: "Most subscriptions per connection.", default: "256",
         hiddenFromUsage: true),
+      .option(
+        "hello-timeout", value: "seconds", help: "Time a new connection has to say hello.",
+        default: "10", hiddenFromUsage: true),
       .flag("allow-other-users", help: "Accept connections from processes of other users.", hiddenFromUsage: true),
       .flag("version", help: "Show the version.", hiddenFromUsage: true),
     ])
@@ -48,6 +51,9 @@ enum StorehostCommand {
     if let limit = try parsed.integer("max-connections", in: 1...65536) { configuration.maxConnections = limit }
     if let limit = try parsed.integer("max-subscriptions", in: 1...65536) {
       configuration.maxSubscriptionsPerConnection = limit
+    }
+    if let seconds = try parsed.integer("hello-timeout", in: 1...3600) {
+      configuration.helloTimeout = Double(seconds)
     }
     if let name = parsed.value("log-level") {
       guard let level = LogLevel(name: name) else {

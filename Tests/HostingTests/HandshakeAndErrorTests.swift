@@ -216,6 +216,18 @@ struct LimitTests {
     #expect(try first.request(#"{"type":"ping","id":1}"#)["type"] == .string("pong"))
   }
 
+  @Test func silentConnectionsAreDroppedAfterTheHelloTimeout() throws {
+    let host = try HostProcess(arguments: ["--hello-timeout", "1", "--max-connections", "2"])
+    let silent = try WireClient(path: host.socketPath)
+    let error = try silent.expect("error", timeout: 5)
+    #expect(error["code"] == .string("hello_required"))
+    #expect(error["message"]?.string?.contains("no hello within 1 s") == true)
+    #expect(silent.waitForClose())
+    // Its slot is free again.
+    let client = try WireClient(path: host.socketPath)
+    try client.hello()
+  }
+
   @Test func subscriptionLimitAnswersOverloadedAndKeeps() throws {
     let host = try HostProcess(arguments: ["--max-subscriptions", "1"])
     let client = try WireClient(path: host.socketPath)

@@ -17,6 +17,9 @@ public struct HostConfiguration: Sendable {
   /// gets one coalesced patch per subscription when it catches up.) Bounds memory per
   /// connection.
   public var outboundHighWaterMark = 1 << 20
+  /// Seconds a new connection may take to say `hello`; a silent one is answered
+  /// `hello_required` and closed, so idle connections cannot hold the connection slots.
+  public var helloTimeout: Double = 10
   /// The host's name and version, sent in `welcome`.
   public var hostName = "storehost/1.0"
   /// Where log lines go, and how much is logged.

@@ -401,8 +401,17 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     }
   }
 
-  /// Pushes the `_host` figures to their watchers; run once a second.
+  /// Pushes the `_host` figures to their watchers and drops connections that never said
+  /// hello; run once a second.
   func tick() {
+    let now = Platform.monotonicSeconds()
+    for session in sessions.values
+    where session.phase == .awaitingHello && now - session.acceptedAt > configuration.helloTimeout {
+      fail(
+        session, code: .helloRequired, id: nil,
+        "no hello within \(Int(configuration.helloTimeout)) s of connecting")
+      finishBatch(session)
+    }
     let current = revision.value
     actionsPerSecond = current - revisionAtLastTick
     revisionAtLastTick = current

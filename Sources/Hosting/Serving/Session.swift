@@ -32,6 +32,8 @@ final class Session<State, Action> {
   let processID: Int32
   let userID: UInt32
   var phase = Phase.awaitingHello
+  /// When the connection was accepted (monotonic seconds), for the hello timeout.
+  let acceptedAt = Platform.monotonicSeconds()
   var decoder: FrameDecoder
   var clientName: String?
 
