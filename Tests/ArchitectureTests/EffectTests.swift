@@ -57,10 +57,10 @@ import Testing
     let task = await store.send(.runForever(id: "a"))
     #expect(await eventually { await store.state.log == ["start a"] })
     #expect(await store.effectsInFlight == 1)
-    let start = ContinuousClock.now
+    // The effect sleeps on a test clock that never advances: only cancellation ends it. The
+    // bound is generous because the full suite runs hundreds of tests in parallel on 2 cores.
     await store.send(.cancel(id: "a"))
-    #expect(await finishes(task))
-    #expect(ContinuousClock.now - start < .seconds(1))
+    #expect(await finishes(task, within: .seconds(10)))
     #expect(await store.effectsInFlight == 0)
     #expect(await store.state.log == ["start a"])
   }
