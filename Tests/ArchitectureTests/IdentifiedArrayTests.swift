@@ -46,24 +46,6 @@ private struct Item: Identifiable, Equatable, Hashable, Codable, Sendable {
     }
   }
 
-  @Test(arguments: [16, 300, 5_000])
-  func positionIndexMatchesADictionaryUnderRandomInsertsAndRemovals(keySpace: Int) {
-    var index = _PositionIndex<Int>()
-    var model: [Int: Int] = [:]
-    var generator = SystemRandomNumberGenerator()
-    for step in 0..<20_000 {
-      let key = Int.random(in: 0..<keySpace, using: &generator)
-      if Bool.random(using: &generator) {
-        #expect(index.updateValue(step, forKey: key) == model.updateValue(step, forKey: key))
-      } else {
-        index[key] = nil
-        model[key] = nil
-      }
-    }
-    #expect(index.count == model.count)
-    for key in 0..<keySpace { #expect(index[key] == model[key]) }
-  }
-
   @Test func updateByIDMutatesInPlaceWithoutCopyingTheStorage() {
     var array = IdentifiedArrayOf<Item>(uniqueElements: (0..<1_000).map { Item(id: $0, value: "") })
     let before = array._elements.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }

@@ -24,7 +24,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   // `Element?` its signature needs; nil is only ever stored transiently, to remove.
   @usableFromInline var _elements: [Element?]
   @usableFromInline var _ids: [ID]
-  @usableFromInline var _positions: _PositionIndex<ID>
+  @usableFromInline var _positions: [ID: Int]
   let _idPath: KeyPath<Element, ID> & Sendable
 
   /// Creates an identified array from elements whose ids are unique.
@@ -39,7 +39,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     self._idPath = id
     self._elements = []
     self._ids = []
-    self._positions = _PositionIndex(minimumCapacity: elements.underestimatedCount)
+    self._positions = [:]
     self._elements.reserveCapacity(elements.underestimatedCount)
     for element in elements {
       let elementID = element[keyPath: id]
