@@ -8,6 +8,41 @@ import Architecture
 /// `ArchitectureBenchmarks a` (or b, c) runs only the benchmarks whose label starts with it.
 let only = CommandLine.arguments.dropFirst().first
 
+/// Times `body(iterations)` and returns ns per iteration.
+func sample(iterations: Int, _ body: (Int) async -> Void) async -> Double {
+  let start = ContinuousClock.now
+  await body(iterations)
+  let elapsed = ContinuousClock.now - start
+  let ns = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+  return ns / Double(iterations)
+}
+
+func report(_ label: String, _ median: Double) {
+  let padded = label + String(repeating: " ", count: max(0, 60 - label.count))
+  print("\(padded) \(format(median)) ns/action")
+}
+
+/// Measures two variants alternately (5 samples each, medians), so that the noise of a shared
+/// machine hits both alike: the ratio of the two is what (b) compares.
+func measurePair(
+  _ labels: (String, String), iterations: Int,
+  _ first: (Int) async -> Void, _ second: (Int) async -> Void
+) async -> (Double, Double) {
+  if let only, !labels.0.hasPrefix("(\(only)") { return (.nan, .nan) }
+  await first(iterations / 10)
+  await second(iterations / 10)
+  var firstSamples: [Double] = []
+  var secondSamples: [Double] = []
+  for _ in 0..<5 {
+    firstSamples.append(await sample(iterations: iterations, first))
+    secondSamples.append(await sample(iterations: iterations, second))
+  }
+  let medians = (firstSamples.sorted()[2], secondSamples.sorted()[2])
+  report(labels.0, medians.0)
+  report(labels.1, medians.1)
+  return medians
+}
+
 func measure(_ label: String, iterations: Int, _ body: (Int) async -> Void) async -> Double {
   if let only, !label.hasPrefix("(\(only)") { return .nan }
   var samples: [Double] = []
@@ -29,13 +64,14 @@ func sendIncrements(_ store: isolated Store<Counter.State, Counter.Action>, _ n:
   for _ in 0..<n { store.send(.increment) }
 }
 
-/// Sends element actions to ids `0, s, 2s, … (mod count)`: stride 7919 (prime) spreads them
-/// over the whole collection (realistic for many clients; includes cache and TLB misses),
-/// stride 0 hits one element (the algorithmic cost alone).
+/// Sends element actions to ids `start, start + s, start + 2s, … (mod count)`. Stride 0 sends
+/// to one element (the issue's "an action to one element": the algorithmic cost, which an O(n)
+/// copy would blow up); stride 7919 (prime) spreads the actions over the whole collection, which
+/// adds the cache and TLB misses of touching a random element of a 4 MB array and its index.
 func sendElementActions(
-  _ store: isolated Store<Root.State, Root.Action>, _ n: Int, count: Int, stride: Int = 7919
+  _ store: isolated Store<Root.State, Root.Action>, _ n: Int, count: Int, stride: Int
 ) {
-  var id = 0
+  var id = count / 2
   for _ in 0..<n {
     store.send(.list(.items(.element(id: id, action: .leaf(.increment)))))
     id = (id &+ stride) % count
@@ -83,23 +119,25 @@ func elementStore(count: Int) -> Store<Root.State, Root.Action> {
   return Store(initialState: Root.State(list: List.State(items: items))) { Root() }
 }
 let small = elementStore(count: 1_000)
-let b1k = await measure("(b) element action 3 levels deep, 1,000 elements", iterations: 1_000_000) {
-  await sendElementActions(small, $0, count: 1_000)
-}
 let large = elementStore(count: 100_000)
-let b100k = await measure(
-  "(b) element action 3 levels deep, 100,000 elements", iterations: 1_000_000
-) {
-  await sendElementActions(large, $0, count: 100_000)
-}
-let b1kSame = await measure(
-  "(b') same, one element of 1,000 (no cache misses)", iterations: 1_000_000
-) {
-  await sendElementActions(small, $0, count: 1_000, stride: 0)
-}
-let b100kSame = await measure("(b') same, one element of 100,000", iterations: 1_000_000) {
-  await sendElementActions(large, $0, count: 100_000, stride: 0)
-}
+let (b1k, b100k) = await measurePair(
+  (
+    "(b) element action 3 levels deep, 1,000 elements",
+    "(b) element action 3 levels deep, 100,000 elements"
+  ),
+  iterations: 1_000_000,
+  { await sendElementActions(small, $0, count: 1_000, stride: 0) },
+  { await sendElementActions(large, $0, count: 100_000, stride: 0) }
+)
+let (b1kSpread, b100kSpread) = await measurePair(
+  (
+    "(b') the same, actions spread over all 1,000 elements",
+    "(b') the same, actions spread over all 100,000 elements"
+  ),
+  iterations: 1_000_000,
+  { await sendElementActions(small, $0, count: 1_000, stride: 7919) },
+  { await sendElementActions(large, $0, count: 100_000, stride: 7919) }
+)
 
 // (c) The bare reducer call, the floor.
 @inline(never)
@@ -118,5 +156,7 @@ print("targets: (a) <= 150 ns: \(a <= 150 ? "met" : "MISSED")")
 print(
   "         (b) <= 500 ns: \(max(b1k, b100k) <= 500 ? "met" : "MISSED");"
     + " 100k/1k = \(format(b100k / b1k)) (<= 1.5: \(b100k / b1k <= 1.5 ? "met" : "MISSED"))")
-print("         (b') one element: 100k/1k = \(format(b100kSame / b1kSame))")
+print(
+  "         (b') spread (cache/TLB misses): 100k/1k = \(format(b100kSpread / b1kSpread)),"
+    + " <= 500 ns: \(max(b1kSpread, b100kSpread) <= 500 ? "met" : "MISSED")")
 print("         (c) floor: \(format(c)) ns")

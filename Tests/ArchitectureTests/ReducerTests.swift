@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 
 @testable import Architecture
@@ -48,7 +47,7 @@ private struct Built: Reducer {
 
   @Test func bodyIsEvaluatedOnceByTheStore() async {
     final class Counter: Sendable {
-      let count = Mutex(0)
+      let count = _Lock(0)
     }
     struct Counted: Reducer {
       let evaluations: Counter

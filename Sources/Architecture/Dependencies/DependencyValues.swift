@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -83,7 +81,7 @@ final class _DependencyCache: Sendable {
     let key: ObjectIdentifier
     let context: DependencyContext
   }
-  private let values = Mutex<[Key: any Sendable]>([:])
+  private let values = _Lock<[Key: any Sendable]>([:])
 
   func value<K: DependencyKey>(for key: K.Type, context: DependencyContext) -> K.Value {
     let cacheKey = Key(key: ObjectIdentifier(key), context: context)

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A clock whose time only moves when a test says so, so that timer effects test instantly and
 /// deterministically.
 ///
@@ -57,7 +55,7 @@ public final class TestClock: Clock, Sendable {
     var sleepers: [Sleeper] = []
   }
 
-  private let state: Mutex<State>
+  private let state: _Lock<State>
 
   /// The smallest step of the clock.
   public let minimumResolution: Duration = .zero
@@ -66,7 +64,7 @@ public final class TestClock: Clock, Sendable {
   ///
   /// - Parameter now: The starting instant.
   public init(now: Instant = Instant()) {
-    self.state = Mutex(State(now: now))
+    self.state = _Lock(State(now: now))
   }
 
   /// The current instant.

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -36,7 +34,7 @@ public struct UUIDGenerator: Sendable {
   /// A new generator counting from `00000000-0000-0000-0000-000000000000`, then `…0001`, and
   /// so on (the low 64 bits count). Each access returns a fresh counter.
   public static var incrementing: Self {
-    let counter = Mutex<UInt64>(0)
+    let counter = _Lock<UInt64>(0)
     return Self {
       let value = counter.withLock { value in
         defer { value &+= 1 }

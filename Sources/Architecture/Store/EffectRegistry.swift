@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The effects in flight in one store tree: their tasks, the cancellation ids they run under
 /// and the ``StoreTask`` group each belongs to.
 ///
@@ -21,7 +19,7 @@ final class _EffectRegistry: Sendable {
     var byID: [_CancelID: Set<UInt64>] = [:]
   }
 
-  private let state = Mutex(State())
+  private let state = _Lock(State())
 
   /// The number of effect tasks running (or cancelled and not yet finished).
   var count: Int { self.state.withLock { $0.entries.count } }
@@ -109,7 +107,7 @@ final class _EffectGroup: Sendable {
     var waiters: [UnsafeContinuation<Void, Never>] = []
   }
 
-  private let state = Mutex(State())
+  private let state = _Lock(State())
   private let registry: _EffectRegistry
 
   init(registry: _EffectRegistry) {

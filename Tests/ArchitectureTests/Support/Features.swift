@@ -1,10 +1,10 @@
-import Architecture
-import Synchronization
 import Testing
+
+@testable import Architecture
 
 /// Collects strings (runtime warnings, printed changes) from any thread.
 final class Collector: Sendable {
-  private let storage = Mutex<[String]>([])
+  private let storage = _Lock<[String]>([])
   var values: [String] { self.storage.withLock { $0 } }
   func append(_ value: String) { self.storage.withLock { $0.append(value) } }
   var reporter: RuntimeWarningReporter { RuntimeWarningReporter { self.append($0) } }
@@ -12,8 +12,8 @@ final class Collector: Sendable {
 
 /// A lock-protected value shared with tasks.
 final class Locked<Value: Sendable>: Sendable {
-  private let storage: Mutex<Value>
-  init(_ value: Value) { self.storage = Mutex(value) }
+  private let storage: _Lock<Value>
+  init(_ value: Value) { self.storage = _Lock(value) }
   var value: Value { self.storage.withLock { $0 } }
   func withLock<R: Sendable>(_ body: @Sendable (inout Value) -> R) -> R {
     self.storage.withLock { body(&$0) }
