@@ -102,3 +102,48 @@ private struct Item: Identifiable, Equatable, Hashable, Codable, Sendable {
     #expect(Set([a, a]).count == 1)
   }
 }
+
+/// Random inserts, removals and moves at every kind of position, checked after each step
+/// against a plain array: order, and `index(id:)`/`subscript(id:)` for every element (the
+/// position index is renumbered from whichever end is nearer, so both paths are exercised).
+@Suite struct IdentifiedArrayModelTests {
+  @Test(arguments: [1, 2, 3])
+  func matchesAPlainArrayUnderRandomEdits(seed: UInt64) {
+    var state = seed &* 0x9E37_79B9_7F4A_7C15
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    var array = IdentifiedArrayOf<Item>()
+    var model: [Item] = []
+    var nextID = 0
+    for _ in 0..<2_000 {
+      switch next(6) {
+      case 0, 1, 2:
+        let item = Item(id: nextID, value: "\(nextID)")
+        nextID += 1
+        let index = [0, model.count, next(model.count + 1)][next(3)]
+        array.insert(item, at: index)
+        model.insert(item, at: index)
+      case 3 where !model.isEmpty:
+        let index = [0, model.count - 1, next(model.count)][next(3)]
+        #expect(array.remove(at: index) == model.remove(at: index))
+      case 4 where !model.isEmpty:
+        let item = model.remove(at: next(model.count))
+        #expect(array.remove(id: item.id) == item)
+      case 5 where model.count > 1:
+        let source = next(model.count)
+        let destination = next(model.count)
+        array.move(from: source, to: destination)
+        model.insert(model.remove(at: source), at: destination)
+      default:
+        break
+      }
+      #expect(Array(array) == model)
+      for (index, item) in model.enumerated() {
+        #expect(array.index(id: item.id) == index)
+        #expect(array[id: item.id] == item)
+      }
+    }
+  }
+}

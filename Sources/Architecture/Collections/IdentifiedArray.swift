@@ -19,12 +19,17 @@
 /// `Codable` as a plain JSON array of elements. Equality compares the elements in order.
 public struct IdentifiedArray<ID: Hashable, Element> {
   // Invariants: `_elements.count == _ids.count == _positions.count`, every `_elements[i]` is
-  // non-nil, `_ids[i] == _id(_elements[i]!)` and `_positions[_ids[i]] == i`.
+  // non-nil, `_ids[i] == _id(_elements[i]!)` and `_positions[_ids[i]] == i + _base`.
+  // Positions are stored relative to `_base` so that inserting or removing near the front
+  // renumbers the few elements before the change (and moves the base) instead of all the
+  // elements after it: O(min(i, n − i)) dictionary writes, so a to-do list that inserts at
+  // index 0 costs O(1) of them per insert.
   // The slots are optional so that `subscript(id:)` can yield `&_elements[i]` in place as the
   // `Element?` its signature needs; nil is only ever stored transiently, to remove.
   @usableFromInline var _elements: [Element?]
   @usableFromInline var _ids: [ID]
   @usableFromInline var _positions: [ID: Int]
+  @usableFromInline var _base = 0
   let _idPath: KeyPath<Element, ID> & Sendable
 
   /// Creates an identified array from elements whose ids are unique.
@@ -63,7 +68,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   /// - Parameter id: An id.
   /// - Returns: The index of that element, or `nil` when there is none.
   public func index(id: ID) -> Int? {
-    self._positions[id]
+    self._positions[id].map { $0 - self._base }
   }
 
   /// Reads, updates in place, inserts (appends) or removes the element with the given id.
@@ -72,11 +77,11 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   /// mutation through this subscript must not change the element's id.
   public subscript(id id: ID) -> Element? {
     get {
-      guard let index = self._positions[id] else { return nil }
+      guard let index = self.index(id: id) else { return nil }
       return self._elements[index]
     }
     _modify {
-      if let index = self._positions[id] {
+      if let index = self.index(id: id) {
         yield &self._elements[index]
         if self._elements[index] == nil {
           self._removeSlot(at: index)
@@ -109,13 +114,13 @@ public struct IdentifiedArray<ID: Hashable, Element> {
 
   @inlinable
   mutating func _modifyAndIDs<R>(id: ID, _ body: (inout Element) -> R) -> (R?, [ID]) {
-    guard let index = self._positions[id] else { return (nil, self._ids) }
+    guard let index = self.index(id: id) else { return (nil, self._ids) }
     return (body(&self._elements[index]!), self._ids)
   }
 
   @inlinable
   mutating func _modify<R>(id: ID, _ body: (inout Element) -> R) -> R? {
-    guard let index = self._positions[id] else { return nil }
+    guard let index = self.index(id: id) else { return nil }
     return body(&self._elements[index]!)
   }
 
@@ -125,7 +130,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   @discardableResult
   public mutating func append(_ element: Element) -> (inserted: Bool, index: Int) {
     let elementID = self._id(element)
-    if let index = self._positions[elementID] { return (false, index) }
+    if let index = self.index(id: elementID) { return (false, index) }
     self._appendNew(element, id: elementID)
     return (true, self._elements.count - 1)
   }
@@ -135,16 +140,23 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     for element in elements { self.append(element) }
   }
 
-  /// Inserts an element at a position, if its id is not already present. O(*n* − *i*).
+  /// Inserts an element at a position, if its id is not already present: the elements move
+  /// as in an `Array`, and O(min(*i*, *n* − *i*)) ids are renumbered (O(1) at either end).
   ///
   /// - Returns: Whether it was inserted, and the index of the element with that id.
   @discardableResult
   public mutating func insert(_ element: Element, at index: Int) -> (inserted: Bool, index: Int) {
     let elementID = self._id(element)
-    if let existing = self._positions[elementID] { return (false, existing) }
+    if let existing = self.index(id: elementID) { return (false, existing) }
     self._elements.insert(element, at: index)
     self._ids.insert(elementID, at: index)
-    self._renumber(from: index)
+    if index < self._ids.count / 2 {
+      // Everything after `index` moved up one: move the base instead, and renumber the front.
+      self._base -= 1
+      self._renumber(in: 0...index)
+    } else {
+      self._renumber(from: index)
+    }
     return (true, index)
   }
 
@@ -154,7 +166,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   @discardableResult
   public mutating func updateOrAppend(_ element: Element) -> Element? {
     let elementID = self._id(element)
-    if let index = self._positions[elementID] {
+    if let index = self.index(id: elementID) {
       let old = self._elements[index]
       self._elements[index] = element
       return old
@@ -168,11 +180,12 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   /// - Returns: The removed element, or `nil` when there was none.
   @discardableResult
   public mutating func remove(id: ID) -> Element? {
-    guard let index = self._positions[id] else { return nil }
+    guard let index = self.index(id: id) else { return nil }
     return self.remove(at: index)
   }
 
-  /// Removes the element at a position. O(*n* − *i*).
+  /// Removes the element at a position: the elements move as in an `Array`, and
+  /// O(min(*i*, *n* − *i*)) ids are renumbered (O(1) at either end).
   ///
   /// - Returns: The removed element.
   @discardableResult
@@ -197,6 +210,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     self._elements = kept
     self._ids = keptIDs
     self._positions = [:]
+    self._base = 0
     self._renumber(from: 0)
   }
 
@@ -205,6 +219,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     self._elements.removeAll()
     self._ids.removeAll()
     self._positions.removeAll()
+    self._base = 0
   }
 
   /// Removes and returns the last element. O(1).
@@ -213,7 +228,8 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     self.remove(at: self._elements.count - 1)
   }
 
-  /// Removes and returns the first element. O(*n*).
+  /// Removes and returns the first element (O(1) renumbering; the elements move as in an
+  /// `Array`).
   @discardableResult
   public mutating func removeFirst() -> Element {
     self.remove(at: 0)
@@ -250,7 +266,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   }
 
   private mutating func _appendNew(_ element: Element, id: ID) {
-    self._positions[id] = self._elements.count
+    self._positions[id] = self._elements.count + self._base
     self._elements.append(element)
     self._ids.append(id)
   }
@@ -259,14 +275,23 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     let removedID = self._ids.remove(at: index)
     self._elements.remove(at: index)
     self._positions[removedID] = nil
-    self._renumber(from: index)
+    if index < self._ids.count / 2 {
+      // Everything after `index` moved down one: move the base instead, renumber the front.
+      self._base += 1
+      if index > 0 { self._renumber(in: 0...(index - 1)) }
+    } else {
+      self._renumber(from: index)
+    }
   }
 
   private mutating func _renumber(from start: Int) {
-    var index = start
-    while index < self._ids.count {
-      self._positions[self._ids[index]] = index
-      index += 1
+    guard start < self._ids.count else { return }
+    self._renumber(in: start...(self._ids.count - 1))
+  }
+
+  private mutating func _renumber(in range: ClosedRange<Int>) {
+    for index in range {
+      self._positions[self._ids[index]] = index + self._base
     }
   }
 }
