@@ -325,39 +325,50 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   private func send(_ session: Session<State, Action>, id: Int64?, scope name: String, action json: JSON) {
     let root = currentState()
     let bound: BoundScope<State, Action>
-    switch registry.lookup(name) {
-    case .host:
-      reply(session, .error(id: id, code: .forbidden, message: "'_host' is read-only"))
-      return
-    case .unknown:
-      reply(session, .error(id: id, code: .unknownScope, message: "no scope matches '\(name)'; 'scopes' lists the patterns"))
-      return
-    case .unavailable(let scope):
-      guard scope.isWritable else {
-        reply(session, .error(id: id, code: .forbidden, message: "'\(scope.pattern)' is read-only"))
+    if let cache = session.sendCache, cache.name == name {
+      bound = cache.bound
+    } else {
+      switch registry.lookup(name) {
+      case .host:
+        reply(session, .error(id: id, code: .forbidden, message: "'_host' is read-only"))
         return
-      }
-      reply(session, .error(id: id, code: .scopeUnavailable, message: "'\(name)' names no element of '\(scope.pattern)'"))
-      return
-    case .scope(let scope, let found):
-      guard scope.isWritable, found.embed != nil else {
-        reply(session, .error(id: id, code: .forbidden, message: "'\(scope.pattern)' is read-only"))
+      case .unknown:
+        reply(session, .error(id: id, code: .unknownScope, message: "no scope matches '\(name)'; 'scopes' lists the patterns"))
         return
+      case .unavailable(let scope):
+        guard scope.isWritable else {
+          reply(session, .error(id: id, code: .forbidden, message: "'\(scope.pattern)' is read-only"))
+          return
+        }
+        reply(session, .error(id: id, code: .scopeUnavailable, message: "'\(name)' names no element of '\(scope.pattern)'"))
+        return
+      case .scope(let scope, let found):
+        guard scope.isWritable, found.embed != nil else {
+          reply(session, .error(id: id, code: .forbidden, message: "'\(scope.pattern)' is read-only"))
+          return
+        }
+        bound = found
+        session.sendCache = Session.SendCache(name: name, bound: found)
       }
-      bound = found
     }
     guard bound.state(root) != nil else {
       reply(session, .error(id: id, code: .scopeUnavailable, message: "'\(name)' does not exist right now"))
       return
     }
     let action: Action
-    do {
-      action = try bound.embed!(json)
-    } catch {
-      let message = (error as? ActionDecodingFailure)?.message ?? "action: \(error)"
-      log(.warning, "session=\(session.id) bad_action on \(name): \(message)")
-      reply(session, .error(id: id, code: .badAction, message: message))
-      return
+    if let cached = session.sendCache?.action, session.sendCache?.actionJSON == json {
+      action = cached
+    } else {
+      do {
+        action = try bound.embed!(json)
+      } catch {
+        let message = (error as? ActionDecodingFailure)?.message ?? "action: \(error)"
+        log(.warning, "session=\(session.id) bad_action on \(name): \(message)")
+        reply(session, .error(id: id, code: .badAction, message: message))
+        return
+      }
+      session.sendCache?.actionJSON = json
+      session.sendCache?.action = action
     }
     store.assumeIsolated { store in _ = store.send(action) }
     actionsFromClients += 1
@@ -389,6 +400,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     guard current != syncedRevision else { return }
     syncedRevision = current
     let root = currentState()
+    // Watchers of the same scope share one child state, one encoding and one patch frame.
+    var cache: SyncCache? = SyncCache()
     for session in sessions.values where session.phase == .open && !session.subscriptions.isEmpty {
       // A client whose socket is full is behind: rather than queue patches it would read
       // stale, remember to push once, coalesced, when it has drained.
@@ -396,9 +409,22 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
         session.needsSync = true
         continue
       }
-      syncPushes(session, root: root)
+      syncPushes(session, root: root, cache: &cache)
       flush(session)
     }
+  }
+
+  /// What one ``syncAll()`` computed once for all the sessions watching the same scope: the
+  /// scope's state and JSON at the current revision, and each patch frame by its base.
+  private struct SyncCache {
+    struct PatchKey: Hashable {
+      let scope: String
+      let sub: Int64
+      let base: Int64
+    }
+    var states: [String: (state: (any ScopeState)?, json: JSON?)] = [:]
+    /// An encoded patch frame; empty when the diff had no operations.
+    var patches: [PatchKey: [UInt8]] = [:]
   }
 
   /// Pushes the `_host` figures to their watchers; run once a second.
@@ -426,10 +452,18 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   /// Appends a patch (or `unsubscribed`) for every subscription of `session` whose state
   /// changed since its last message.
   private func syncPushes(_ session: Session<State, Action>, root: State? = nil) {
+    var cache: SyncCache?
+    syncPushes(session, root: root, cache: &cache)
+  }
+
+  private func syncPushes(_ session: Session<State, Action>, root: State?, cache: inout SyncCache?) {
     guard !session.subscriptions.isEmpty else { return }
     let root = root ?? currentState()
     var figures: HostFigures?
-    for sub in session.subscriptions.values.sorted(by: { $0.id < $1.id }) {
+    let subscriptions =
+      session.subscriptions.count == 1
+      ? Array(session.subscriptions.values) : session.subscriptions.values.sorted(by: { $0.id < $1.id })
+    for sub in subscriptions {
       switch sub.target {
       case .host:
         let current = figures ?? hostFigures()
@@ -439,15 +473,25 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
           push(sub, state: state, json: hostFiguresJSON(current), in: session)
         }
       case .scope(let bound):
-        guard let state = bound.state(root) else {
+        let cached = cache?.states[sub.scopeName]
+        let found = cached != nil ? cached!.state : bound.state(root)
+        if cached == nil { cache?.states[sub.scopeName] = (found, nil) }
+        guard let state = found else {
           session.subscriptions[sub.id] = nil
           HostMessage.unsubscribed(sub: sub.id, reason: "scope_gone").encodeFrame(into: &session.output)
           log(.debug, "scope_gone session=\(session.id) sub=\(sub.id) scope=\(sub.scopeName)")
           continue
         }
         guard !sub.lastState.isEqual(to: state) else { continue }
-        guard let json = try? state.json() else { continue }
-        push(sub, state: state, json: json, in: session)
+        let json: JSON
+        if let encoded = cached?.json {
+          json = encoded
+        } else {
+          guard let encoded = try? state.json() else { continue }
+          json = encoded
+          cache?.states[sub.scopeName] = (found, encoded)
+        }
+        push(sub, state: state, json: json, in: session, cache: &cache)
       }
     }
   }
@@ -456,10 +500,31 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     _ sub: Subscription<State, Action>, state: any ScopeState, json: JSON,
     in session: Session<State, Action>
   ) {
+    var cache: SyncCache?
+    push(sub, state: state, json: json, in: session, cache: &cache)
+  }
+
+  private func push(
+    _ sub: Subscription<State, Action>, state: any ScopeState, json: JSON,
+    in session: Session<State, Action>, cache: inout SyncCache?
+  ) {
+    let rev = revision.value
+    let key = SyncCache.PatchKey(scope: sub.scopeName, sub: sub.id, base: sub.lastRevision)
+    if let frame = cache?.patches[key] {
+      // Another watcher of this scope at the same base already got this exact patch.
+      sub.lastState = state
+      guard !frame.isEmpty else { return }
+      session.output.append(contentsOf: frame)
+      sub.lastJSON = json
+      sub.lastRevision = rev
+      return
+    }
     let ops = JSONPatch.diff(from: sub.lastJSON, to: json)
     sub.lastState = state
-    guard !ops.isEmpty else { return }
-    let rev = revision.value
+    guard !ops.isEmpty else {
+      cache?.patches[key] = []
+      return
+    }
     let start = session.output.count
     HostMessage.patch(sub: sub.id, base: sub.lastRevision, rev: rev, ops: ops.map(\.json))
       .encodeFrame(into: &session.output)
@@ -471,6 +536,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       log(.warning, "session=\(session.id) sub=\(sub.id) ended: patch over the frame limit")
       return
     }
+    if cache != nil { cache?.patches[key] = Array(session.output[start...]) }
     sub.lastJSON = json
     sub.lastRevision = rev
   }

@@ -47,6 +47,17 @@ final class Session<State, Action> {
   var needsSync = false
   /// Whether reading is paused for backpressure.
   var isReadingPaused = false
+  /// The scope this connection last sent to, resolved, and the action it last sent there,
+  /// decoded: a client repeating a send skips the lookup and the `Decodable` decoding (both
+  /// pure functions of the scope's name and the action's JSON; existence is still checked).
+  var sendCache: SendCache?
+
+  struct SendCache {
+    let name: String
+    let bound: BoundScope<State, Action>
+    var actionJSON: JSON?
+    var action: Action?
+  }
 
   init(id: Int, channel: any ClientChannel, processID: Int32, userID: UInt32, maxFrameSize: Int) {
     self.id = id
