@@ -4,9 +4,9 @@
 # Usage:  bench/compare.sh            (from anywhere; takes about 10–15 minutes)
 #   DURATION=5   seconds per run (≥ 5 for the issue's figures)
 #   RUNS=3       runs per load; the table shows the median
-#   SCALE_N="1000 10000"  to-do counts for load 6 (seeded through actions; 100,000 is out of
+#   SCALE_N="1000 5000"   to-do counts for load 6 (seeded through actions; 100,000 is out of
 #                reach: Todos inserts at index 0 and forEach rebuilds a Set of every id per
-#                action, so seeding is quadratic — 5,000 take ~8 s, 100,000 would take hours)
+#                action, so seeding is quadratic — 5,000 take 8–45 s here, 100,000 would take hours)
 #   SKIP_BUILD=1 reuse .build/release
 #
 # What it does:
@@ -36,7 +36,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DURATION="${DURATION:-5}"
 RUNS="${RUNS:-3}"
-SCALE_N="${SCALE_N:-1000 10000}"
+SCALE_N="${SCALE_N:-1000 5000}"
 cd "$ROOT"
 
 log() { printf '%s\n' "compare: $*" >&2; }
@@ -218,7 +218,7 @@ def ratio(a, b, inverse=False):
     return "{:.2f}×".format(b / a if inverse else a / b)
 rows = []
 names = {"1": "1: 1 client, 1 in flight", "2": "2: 16 clients, 1 in flight",
-         "3": "3: 64 clients, 1 in flight", "4": "4: 16 clients, pipelined 16"}
+         "3": "3: 64 clients, 1 in flight", "4": "4: 16 clients, pipelined 16 (our p50/p99: per batch of 16)"}
 for load in "1234":
     for metric, unit in (("rps", "/s"), ("p50", "us"), ("p99", "us")):
         o, r = med(load, "ours", metric), med(load, "redis", metric)
