@@ -22,6 +22,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   let log: HostLogger
 
   private var sessions: [Int: Session<State, Action>] = [:]
+  /// Subscriptions over all sessions: with none, reduced actions schedule no sync.
+  nonisolated let subscriptionTally = SubscriptionTally()
   private var nextSessionID = 1
   private var syncedRevision: Int64 = 0
   private var isShuttingDown = false
@@ -65,7 +67,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   ) -> Session<State, Action>? {
     let session = Session<State, Action>(
       id: nextSessionID, channel: channel, processID: processID, userID: userID,
-      maxFrameSize: configuration.maxFrameSize)
+      maxFrameSize: configuration.maxFrameSize, tally: subscriptionTally)
     nextSessionID += 1
     if isShuttingDown {
       refuse(session, HostMessage.bye(reason: "shutdown"), because: "host is shutting down")
@@ -323,7 +325,6 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   private func send(_ session: Session<State, Action>, id: Int64?, scope name: String, action json: JSON) {
-    let root = currentState()
     let bound: BoundScope<State, Action>
     if let cache = session.sendCache, cache.name == name {
       bound = cache.bound
@@ -351,7 +352,9 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
         session.sendCache = Session.SendCache(name: name, bound: found)
       }
     }
-    guard bound.state(root) != nil else {
+    // No copy of the root state is held across the reduce (it would make the reduce copy the
+    // state it mutates: a whole collection per element action).
+    guard bound.state(currentState()) != nil else {
       reply(session, .error(id: id, code: .scopeUnavailable, message: "'\(name)' does not exist right now"))
       return
     }
@@ -378,7 +381,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   // MARK: - Pushes
 
   private func scheduleSync() {
-    guard revision.markSyncScheduled() else { return }
+    guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
       self.assumeIsolated { core in core.syncAll() }
     }
@@ -386,7 +389,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   /// Called by the revision counter when an effect's action changed the state.
   nonisolated func stateDidChange() {
-    guard revision.markSyncScheduled() else { return }
+    guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
       self.assumeIsolated { core in core.syncAll() }
     }
