@@ -106,19 +106,29 @@ def main():
     parser.add_argument("--subscribers", type=int, default=1)
     parser.add_argument("--rate", type=float, default=1000.0)
     parser.add_argument("--duration", type=float, default=5.0)
+    parser.add_argument("--subscriber-bin", help="a compiled bench/redis_fanout_sub.swift to "
+                        "read the K connections instead of this script's Python reader")
     args = parser.parse_args()
 
-    ready_r, ready_w = os.pipe()
-    result_r, result_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(ready_r)
-        os.close(result_r)
-        subscriber(args.socket, args.subscribers, ready_w, result_w)
-    os.close(ready_w)
-    os.close(result_w)
-    if os.read(ready_r, 1) != b"r":
-        sys.exit("redis_fanout: the subscriber process failed")
+    child = None
+    if args.subscriber_bin:
+        import subprocess
+        child = subprocess.Popen([args.subscriber_bin, args.socket, str(args.subscribers),
+                                  CHANNEL.decode()], stdout=subprocess.PIPE)
+        if child.stdout.readline().strip() != b"ready":
+            sys.exit("redis_fanout: the subscriber program failed")
+    else:
+        ready_r, ready_w = os.pipe()
+        result_r, result_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(ready_r)
+            os.close(result_r)
+            subscriber(args.socket, args.subscribers, ready_w, result_w)
+        os.close(ready_w)
+        os.close(result_w)
+        if os.read(ready_r, 1) != b"r":
+            sys.exit("redis_fanout: the subscriber process failed")
 
     pub = connect(args.socket)
     period = 1e9 / args.rate
@@ -145,6 +155,14 @@ def main():
     seconds = (time.monotonic_ns() - start) / 1e9
     pub.sendall(resp(b"PUBLISH", CHANNEL, b"stop"))
     pub.recv(64)
+    us = lambda v: None if v is None else round(v / 1000.0, 1)
+    if child is not None:
+        result = json.loads(child.stdout.read())
+        child.wait()
+        result.update({"subscribers": args.subscribers, "messages": sent,
+                       "rate": round(sent / seconds, 1), "reader": "swift"})
+        print(json.dumps(result))
+        return
     chunks = []
     while True:
         chunk = os.read(result_r, 1 << 20)
@@ -153,7 +171,6 @@ def main():
         chunks.append(chunk)
     os.waitpid(pid, 0)
     latencies = json.loads(b"".join(chunks))
-    us = lambda v: None if v is None else round(v / 1000.0, 1)
     print(json.dumps({
         "subscribers": args.subscribers,
         "messages": sent,
@@ -162,6 +179,7 @@ def main():
         "p50_us": us(percentile(latencies, 50)),
         "p99_us": us(percentile(latencies, 99)),
         "max_us": us(latencies[-1] if latencies else None),
+        "reader": "python",
     }))
 
 
