@@ -463,39 +463,49 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     guard !session.subscriptions.isEmpty else { return }
     let root = root ?? currentState()
     var figures: HostFigures?
-    let subscriptions =
-      session.subscriptions.count == 1
-      ? Array(session.subscriptions.values) : session.subscriptions.values.sorted(by: { $0.id < $1.id })
-    for sub in subscriptions {
-      switch sub.target {
-      case .host:
-        let current = figures ?? hostFigures()
-        figures = current
-        let state = TypedScopeState(current)
-        if !sub.lastState.isEqual(to: state) {
-          push(sub, state: state, json: hostFiguresJSON(current), in: session)
-        }
-      case .scope(let bound):
-        let cached = cache?.states[sub.scopeName]
-        let found = cached != nil ? cached!.state : bound.state(root)
-        if cached == nil { cache?.states[sub.scopeName] = (found, nil) }
-        guard let state = found else {
-          session.subscriptions[sub.id] = nil
-          HostMessage.unsubscribed(sub: sub.id, reason: "scope_gone").encodeFrame(into: &session.output)
-          log(.debug, "scope_gone session=\(session.id) sub=\(sub.id) scope=\(sub.scopeName)")
-          continue
-        }
-        guard !sub.lastState.isEqual(to: state) else { continue }
-        let json: JSON
-        if let encoded = cached?.json {
-          json = encoded
-        } else {
-          guard let encoded = try? state.json() else { continue }
-          json = encoded
-          cache?.states[sub.scopeName] = (found, encoded)
-        }
-        push(sub, state: state, json: json, in: session, cache: &cache)
+    if session.subscriptions.count == 1, let sub = session.subscriptions.first?.value {
+      // The common case: no array, no sort.
+      sync(sub, in: session, root: root, figures: &figures, cache: &cache)
+    } else {
+      for sub in session.subscriptions.values.sorted(by: { $0.id < $1.id }) {
+        sync(sub, in: session, root: root, figures: &figures, cache: &cache)
       }
+    }
+  }
+
+  /// Appends a patch (or `unsubscribed`) for `sub` if its state changed since its last message.
+  private func sync(
+    _ sub: Subscription<State, Action>, in session: Session<State, Action>, root: State,
+    figures: inout HostFigures?, cache: inout SyncCache?
+  ) {
+    switch sub.target {
+    case .host:
+      let current = figures ?? hostFigures()
+      figures = current
+      let state = TypedScopeState(current)
+      if !sub.lastState.isEqual(to: state) {
+        push(sub, state: state, json: hostFiguresJSON(current), in: session)
+      }
+    case .scope(let bound):
+      let cached = cache?.states[sub.scopeName]
+      let found = cached != nil ? cached!.state : bound.state(root)
+      if cached == nil { cache?.states[sub.scopeName] = (found, nil) }
+      guard let state = found else {
+        session.subscriptions[sub.id] = nil
+        HostMessage.unsubscribed(sub: sub.id, reason: "scope_gone").encodeFrame(into: &session.output)
+        log(.debug, "scope_gone session=\(session.id) sub=\(sub.id) scope=\(sub.scopeName)")
+        return
+      }
+      guard !sub.lastState.isEqual(to: state) else { return }
+      let json: JSON
+      if let encoded = cached?.json {
+        json = encoded
+      } else {
+        guard let encoded = try? state.json() else { return }
+        json = encoded
+        cache?.states[sub.scopeName] = (found, encoded)
+      }
+      push(sub, state: state, json: json, in: session, cache: &cache)
     }
   }
 
