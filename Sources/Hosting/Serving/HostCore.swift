@@ -22,6 +22,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   let log: HostLogger
 
   private var sessions: [Int: Session<State, Action>] = [:]
+  /// Subscriptions over all sessions: with none, reduced actions schedule no sync.
+  nonisolated let subscriptionTally = SubscriptionTally()
   private var nextSessionID = 1
   private var syncedRevision: Int64 = 0
   private var isShuttingDown = false
@@ -65,7 +67,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   ) -> Session<State, Action>? {
     let session = Session<State, Action>(
       id: nextSessionID, channel: channel, processID: processID, userID: userID,
-      maxFrameSize: configuration.maxFrameSize)
+      maxFrameSize: configuration.maxFrameSize, tally: subscriptionTally)
     nextSessionID += 1
     if isShuttingDown {
       refuse(session, HostMessage.bye(reason: "shutdown"), because: "host is shutting down")
@@ -323,41 +325,53 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   private func send(_ session: Session<State, Action>, id: Int64?, scope name: String, action json: JSON) {
-    let root = currentState()
     let bound: BoundScope<State, Action>
-    switch registry.lookup(name) {
-    case .host:
-      reply(session, .error(id: id, code: .forbidden, message: "'_host' is read-only"))
-      return
-    case .unknown:
-      reply(session, .error(id: id, code: .unknownScope, message: "no scope matches '\(name)'; 'scopes' lists the patterns"))
-      return
-    case .unavailable(let scope):
-      guard scope.isWritable else {
-        reply(session, .error(id: id, code: .forbidden, message: "'\(scope.pattern)' is read-only"))
+    if let cache = session.sendCache, cache.name == name {
+      bound = cache.bound
+    } else {
+      switch registry.lookup(name) {
+      case .host:
+        reply(session, .error(id: id, code: .forbidden, message: "'_host' is read-only"))
         return
-      }
-      reply(session, .error(id: id, code: .scopeUnavailable, message: "'\(name)' names no element of '\(scope.pattern)'"))
-      return
-    case .scope(let scope, let found):
-      guard scope.isWritable, found.embed != nil else {
-        reply(session, .error(id: id, code: .forbidden, message: "'\(scope.pattern)' is read-only"))
+      case .unknown:
+        reply(session, .error(id: id, code: .unknownScope, message: "no scope matches '\(name)'; 'scopes' lists the patterns"))
         return
+      case .unavailable(let scope):
+        guard scope.isWritable else {
+          reply(session, .error(id: id, code: .forbidden, message: "'\(scope.pattern)' is read-only"))
+          return
+        }
+        reply(session, .error(id: id, code: .scopeUnavailable, message: "'\(name)' names no element of '\(scope.pattern)'"))
+        return
+      case .scope(let scope, let found):
+        guard scope.isWritable, found.embed != nil else {
+          reply(session, .error(id: id, code: .forbidden, message: "'\(scope.pattern)' is read-only"))
+          return
+        }
+        bound = found
+        session.sendCache = Session.SendCache(name: name, bound: found)
       }
-      bound = found
     }
-    guard bound.state(root) != nil else {
+    // No copy of the root state is held across the reduce (it would make the reduce copy the
+    // state it mutates: a whole collection per element action).
+    guard bound.state(currentState()) != nil else {
       reply(session, .error(id: id, code: .scopeUnavailable, message: "'\(name)' does not exist right now"))
       return
     }
     let action: Action
-    do {
-      action = try bound.embed!(json)
-    } catch {
-      let message = (error as? ActionDecodingFailure)?.message ?? "action: \(error)"
-      log(.warning, "session=\(session.id) bad_action on \(name): \(message)")
-      reply(session, .error(id: id, code: .badAction, message: message))
-      return
+    if let cached = session.sendCache?.action, session.sendCache?.actionJSON == json {
+      action = cached
+    } else {
+      do {
+        action = try bound.embed!(json)
+      } catch {
+        let message = (error as? ActionDecodingFailure)?.message ?? "action: \(error)"
+        log(.warning, "session=\(session.id) bad_action on \(name): \(message)")
+        reply(session, .error(id: id, code: .badAction, message: message))
+        return
+      }
+      session.sendCache?.actionJSON = json
+      session.sendCache?.action = action
     }
     store.assumeIsolated { store in _ = store.send(action) }
     actionsFromClients += 1
@@ -367,7 +381,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   // MARK: - Pushes
 
   private func scheduleSync() {
-    guard revision.markSyncScheduled() else { return }
+    guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
       self.assumeIsolated { core in core.syncAll() }
     }
@@ -375,7 +389,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   /// Called by the revision counter when an effect's action changed the state.
   nonisolated func stateDidChange() {
-    guard revision.markSyncScheduled() else { return }
+    guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
       self.assumeIsolated { core in core.syncAll() }
     }
@@ -389,6 +403,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     guard current != syncedRevision else { return }
     syncedRevision = current
     let root = currentState()
+    // Watchers of the same scope share one child state, one encoding and one patch frame.
+    var cache: SyncCache? = SyncCache()
     for session in sessions.values where session.phase == .open && !session.subscriptions.isEmpty {
       // A client whose socket is full is behind: rather than queue patches it would read
       // stale, remember to push once, coalesced, when it has drained.
@@ -396,9 +412,22 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
         session.needsSync = true
         continue
       }
-      syncPushes(session, root: root)
+      syncPushes(session, root: root, cache: &cache)
       flush(session)
     }
+  }
+
+  /// What one ``syncAll()`` computed once for all the sessions watching the same scope: the
+  /// scope's state and JSON at the current revision, and each patch frame by its base.
+  private struct SyncCache {
+    struct PatchKey: Hashable {
+      let scope: String
+      let sub: Int64
+      let base: Int64
+    }
+    var states: [String: (state: (any ScopeState)?, json: JSON?)] = [:]
+    /// An encoded patch frame; empty when the diff had no operations.
+    var patches: [PatchKey: [UInt8]] = [:]
   }
 
   /// Pushes the `_host` figures to their watchers and drops connections that never said
@@ -435,29 +464,57 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   /// Appends a patch (or `unsubscribed`) for every subscription of `session` whose state
   /// changed since its last message.
   private func syncPushes(_ session: Session<State, Action>, root: State? = nil) {
+    var cache: SyncCache?
+    syncPushes(session, root: root, cache: &cache)
+  }
+
+  private func syncPushes(_ session: Session<State, Action>, root: State?, cache: inout SyncCache?) {
     guard !session.subscriptions.isEmpty else { return }
     let root = root ?? currentState()
     var figures: HostFigures?
-    for sub in session.subscriptions.values.sorted(by: { $0.id < $1.id }) {
-      switch sub.target {
-      case .host:
-        let current = figures ?? hostFigures()
-        figures = current
-        let state = TypedScopeState(current)
-        if !sub.lastState.isEqual(to: state) {
-          push(sub, state: state, json: hostFiguresJSON(current), in: session)
-        }
-      case .scope(let bound):
-        guard let state = bound.state(root) else {
-          session.subscriptions[sub.id] = nil
-          HostMessage.unsubscribed(sub: sub.id, reason: "scope_gone").encodeFrame(into: &session.output)
-          log(.debug, "scope_gone session=\(session.id) sub=\(sub.id) scope=\(sub.scopeName)")
-          continue
-        }
-        guard !sub.lastState.isEqual(to: state) else { continue }
-        guard let json = try? state.json() else { continue }
-        push(sub, state: state, json: json, in: session)
+    if session.subscriptions.count == 1, let sub = session.subscriptions.first?.value {
+      // The common case: no array, no sort.
+      sync(sub, in: session, root: root, figures: &figures, cache: &cache)
+    } else {
+      for sub in session.subscriptions.values.sorted(by: { $0.id < $1.id }) {
+        sync(sub, in: session, root: root, figures: &figures, cache: &cache)
       }
+    }
+  }
+
+  /// Appends a patch (or `unsubscribed`) for `sub` if its state changed since its last message.
+  private func sync(
+    _ sub: Subscription<State, Action>, in session: Session<State, Action>, root: State,
+    figures: inout HostFigures?, cache: inout SyncCache?
+  ) {
+    switch sub.target {
+    case .host:
+      let current = figures ?? hostFigures()
+      figures = current
+      let state = TypedScopeState(current)
+      if !sub.lastState.isEqual(to: state) {
+        push(sub, state: state, json: hostFiguresJSON(current), in: session)
+      }
+    case .scope(let bound):
+      let cached = cache?.states[sub.scopeName]
+      let found = cached != nil ? cached!.state : bound.state(root)
+      if cached == nil { cache?.states[sub.scopeName] = (found, nil) }
+      guard let state = found else {
+        session.subscriptions[sub.id] = nil
+        HostMessage.unsubscribed(sub: sub.id, reason: "scope_gone").encodeFrame(into: &session.output)
+        log(.debug, "scope_gone session=\(session.id) sub=\(sub.id) scope=\(sub.scopeName)")
+        return
+      }
+      guard !sub.lastState.isEqual(to: state) else { return }
+      let json: JSON
+      if let encoded = cached?.json {
+        json = encoded
+      } else {
+        guard let encoded = try? state.json() else { return }
+        json = encoded
+        cache?.states[sub.scopeName] = (found, encoded)
+      }
+      push(sub, state: state, json: json, in: session, cache: &cache)
     }
   }
 
@@ -465,10 +522,31 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     _ sub: Subscription<State, Action>, state: any ScopeState, json: JSON,
     in session: Session<State, Action>
   ) {
+    var cache: SyncCache?
+    push(sub, state: state, json: json, in: session, cache: &cache)
+  }
+
+  private func push(
+    _ sub: Subscription<State, Action>, state: any ScopeState, json: JSON,
+    in session: Session<State, Action>, cache: inout SyncCache?
+  ) {
+    let rev = revision.value
+    let key = SyncCache.PatchKey(scope: sub.scopeName, sub: sub.id, base: sub.lastRevision)
+    if let frame = cache?.patches[key] {
+      // Another watcher of this scope at the same base already got this exact patch.
+      sub.lastState = state
+      guard !frame.isEmpty else { return }
+      session.output.append(contentsOf: frame)
+      sub.lastJSON = json
+      sub.lastRevision = rev
+      return
+    }
     let ops = JSONPatch.diff(from: sub.lastJSON, to: json)
     sub.lastState = state
-    guard !ops.isEmpty else { return }
-    let rev = revision.value
+    guard !ops.isEmpty else {
+      cache?.patches[key] = []
+      return
+    }
     let start = session.output.count
     HostMessage.patch(sub: sub.id, base: sub.lastRevision, rev: rev, ops: ops.map(\.json))
       .encodeFrame(into: &session.output)
@@ -480,6 +558,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       log(.warning, "session=\(session.id) sub=\(sub.id) ended: patch over the frame limit")
       return
     }
+    if cache != nil { cache?.patches[key] = Array(session.output[start...]) }
     sub.lastJSON = json
     sub.lastRevision = rev
   }

@@ -1,3 +1,4 @@
+import Synchronization
 import Wire
 
 /// What the host needs from a client's connection: a coalescing write path, backpressure and
@@ -37,7 +38,11 @@ final class Session<State, Action> {
   var decoder: FrameDecoder
   var clientName: String?
 
-  var subscriptions: [Int64: Subscription<State, Action>] = [:]
+  var subscriptions: [Int64: Subscription<State, Action>] = [:] {
+    didSet { self.tally.add(self.subscriptions.count - oldValue.count) }
+  }
+  /// The host's count of subscriptions over all sessions.
+  let tally: SubscriptionTally
   var nextSubscriptionID: Int64 = 1
 
   /// Frames ready to be written, in order.
@@ -49,9 +54,24 @@ final class Session<State, Action> {
   var needsSync = false
   /// Whether reading is paused for backpressure.
   var isReadingPaused = false
+  /// The scope this connection last sent to, resolved, and the action it last sent there,
+  /// decoded: a client repeating a send skips the lookup and the `Decodable` decoding (both
+  /// pure functions of the scope's name and the action's JSON; existence is still checked).
+  var sendCache: SendCache?
 
-  init(id: Int, channel: any ClientChannel, processID: Int32, userID: UInt32, maxFrameSize: Int) {
+  struct SendCache {
+    let name: String
+    let bound: BoundScope<State, Action>
+    var actionJSON: JSON?
+    var action: Action?
+  }
+
+  init(
+    id: Int, channel: any ClientChannel, processID: Int32, userID: UInt32, maxFrameSize: Int,
+    tally: SubscriptionTally = SubscriptionTally()
+  ) {
     self.id = id
+    self.tally = tally
     self.channel = channel
     self.processID = processID
     self.userID = userID
@@ -86,5 +106,18 @@ final class Subscription<State, Action> {
     self.lastState = state
     self.lastJSON = json
     self.lastRevision = revision
+  }
+}
+
+/// How many subscriptions all of a host's sessions hold, so that reducing actions schedules no
+/// push work at all while nobody watches. Written on the event loop only; atomic because the
+/// revision counter's observer reads it through a `nonisolated` entry point.
+final class SubscriptionTally: Sendable {
+  private let count = Atomic<Int>(0)
+
+  var value: Int { self.count.load(ordering: .relaxed) }
+
+  func add(_ delta: Int) {
+    if delta != 0 { self.count.add(delta, ordering: .relaxed) }
   }
 }

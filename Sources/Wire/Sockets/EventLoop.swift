@@ -81,6 +81,17 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   private var timers: [LoopTimer] = []
   private var nextTimerID: UInt64 = 0
   private var spareQueue: [Work] = []
+  #if os(Linux)
+    /// The epoll set (Linux): registrations change only when a source's events do, and a wait
+    /// returns only the ready descriptors.
+    private let epollFD: Int32
+    /// The events each source is registered with (parallel to `sources`), `-1` when it is not.
+    private var registered: [Int32] = []
+    /// The registered source of each descriptor number.
+    private var ownerByFD: [(any EventSource)?] = []
+    private let epollEvents: UnsafeMutableRawBufferPointer
+    private static let maxEventsPerWait = 256
+  #endif
 
   /// The buffer every connection of this loop reads into (loop-confined, reused).
   let readBuffer: UnsafeMutableRawBufferPointer
@@ -102,6 +113,15 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
     }
     (self.wakeRead, self.wakeWrite) = wakeup
     self.readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+    #if os(Linux)
+      self.epollFD = Epoll.create()
+      guard self.epollFD >= 0 else {
+        fatalError("EventLoop: cannot create an epoll descriptor: \(Posix.errorDescription(-self.epollFD))")
+      }
+      self.epollEvents = .allocate(
+        byteCount: Epoll.eventStride * Self.maxEventsPerWait, alignment: 8)
+      _ = Epoll.register(self.epollFD, self.wakeRead, events: Posix.pollIn, change: false)
+    #endif
     let handle = Posix.spawnThread(name: name) { self.run() }
     self.threadHandle.withLock { $0 = handle }
   }
@@ -110,6 +130,10 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
     Posix.close(self.wakeRead)
     if self.wakeWrite != self.wakeRead { Posix.close(self.wakeWrite) }
     self.readBuffer.deallocate()
+    #if os(Linux)
+      Posix.close(self.epollFD)
+      self.epollEvents.deallocate()
+    #endif
   }
 
   // MARK: - Running work
@@ -230,12 +254,23 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
     self.assertInEventLoop()
     source.sourceIndex = self.sources.count
     self.sources.append(source)
+    #if os(Linux)
+      self.registered.append(-1)
+    #endif
   }
 
   func deregister(_ source: any EventSource) {
     self.assertInEventLoop()
     let index = source.sourceIndex
     guard index >= 0, index < self.sources.count, self.sources[index] === source else { return }
+    #if os(Linux)
+      if self.registered[index] >= 0 {
+        _ = Epoll.control(self.epollFD, Epoll.remove, source.fileDescriptor, events: 0)
+        self.forgetOwner(source)
+      }
+      let lastRegistration = self.registered.removeLast()
+      if index < self.registered.count { self.registered[index] = lastRegistration }
+    #endif
     let last = self.sources.removeLast()
     if index < self.sources.count {
       self.sources[index] = last
@@ -331,7 +366,11 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
         continue
       }
 
-      self.buildPollSet()
+      #if os(Linux)
+        self.syncRegistrations()
+      #else
+        self.buildPollSet()
+      #endif
       var timeout = self.pollTimeout()
       if timeout != 0 {
         let sleeping = self.shared.withLock { state -> Bool in
@@ -341,10 +380,20 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
         }
         if !sleeping { timeout = 0 }
       }
-      let ready = Posix.poll(&self.pollSet, timeoutMilliseconds: timeout)
-      if timeout != 0 { self.shared.withLock { $0.sleeping = false } }
-      if ready > 0 { self.dispatch() }
+      #if os(Linux)
+        let ready = Epoll.wait(self.epollFD, into: self.epollEvents, timeoutMilliseconds: timeout)
+        if timeout != 0 { self.shared.withLock { $0.sleeping = false } }
+        if ready > 0 { self.dispatchEpoll(Int(ready)) }
+      #else
+        let ready = Posix.poll(&self.pollSet, timeoutMilliseconds: timeout)
+        if timeout != 0 { self.shared.withLock { $0.sleeping = false } }
+        if ready > 0 { self.dispatch() }
+      #endif
     }
+    #if os(Linux)
+      self.ownerByFD.removeAll()
+      self.registered.removeAll()
+    #endif
     self.pollOwners.removeAll()
     self.sources.removeAll()
     self.timers.removeAll()
@@ -391,6 +440,54 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
       self.pollOwners.append(source)
     }
   }
+
+  #if os(Linux)
+    /// Brings the epoll set in line with what each source wants now (a system call only for a
+    /// source whose events changed).
+    private func syncRegistrations() {
+      for index in self.sources.indices {
+        let source = self.sources[index]
+        let wanted = source.pollEvents.map { Int32($0) } ?? -1
+        let current = self.registered[index]
+        guard wanted != current else { continue }
+        let fd = source.fileDescriptor
+        if wanted < 0 {
+          _ = Epoll.control(self.epollFD, Epoll.remove, fd, events: 0)
+          self.forgetOwner(source)
+        } else {
+          _ = Epoll.register(self.epollFD, fd, events: Int16(wanted), change: current >= 0)
+          let slot = Int(fd)
+          if slot >= self.ownerByFD.count {
+            self.ownerByFD.append(contentsOf: repeatElement(nil, count: slot + 1 - self.ownerByFD.count))
+          }
+          self.ownerByFD[slot] = source
+        }
+        self.registered[index] = wanted
+      }
+    }
+
+    private func forgetOwner(_ source: any EventSource) {
+      let slot = Int(source.fileDescriptor)
+      if slot >= 0, slot < self.ownerByFD.count, self.ownerByFD[slot] === source {
+        self.ownerByFD[slot] = nil
+      }
+    }
+
+    private func dispatchEpoll(_ count: Int) {
+      for index in 0..<count {
+        let (fd, events) = Epoll.event(index, in: self.epollEvents)
+        if fd == self.wakeRead {
+          Posix.drainWakeup(self.wakeRead)
+          continue
+        }
+        let slot = Int(fd)
+        guard slot >= 0, slot < self.ownerByFD.count, let source = self.ownerByFD[slot],
+          source.sourceIndex >= 0
+        else { continue }
+        source.handleEvents(events)
+      }
+    }
+  #endif
 
   private func dispatch() {
     if self.pollSet[0].revents != 0 { Posix.drainWakeup(self.wakeRead) }

@@ -338,4 +338,70 @@
     /// An identifier of the calling thread, comparable with another thread's.
     static func currentThreadID() -> UInt { UInt(pthread_self()) }
   }
+
+  // epoll(7), which the Glibc module does not import: declared by symbol name. Every argument
+  // is an integer or a pointer, passed the same way by the Swift and C conventions.
+  @_silgen_name("epoll_create1") private func c_epoll_create1(_ flags: Int32) -> Int32
+  @_silgen_name("epoll_ctl") private func c_epoll_ctl(
+    _ epfd: Int32, _ op: Int32, _ fd: Int32, _ event: UnsafeMutableRawPointer?) -> Int32
+  @_silgen_name("epoll_wait") private func c_epoll_wait(
+    _ epfd: Int32, _ events: UnsafeMutableRawPointer?, _ maxEvents: Int32, _ timeout: Int32) -> Int32
+
+  /// epoll(7): the loop's readiness set on Linux, so that each wait costs what is ready rather
+  /// than what is registered (poll(2) walks every descriptor on every call).
+  enum Epoll {
+    /// `struct epoll_event` is packed on x86-64 (12 bytes, data at offset 4), natural elsewhere.
+    #if arch(x86_64)
+      static let eventStride = 12
+      static let dataOffset = 4
+    #else
+      static let eventStride = 16
+      static let dataOffset = 8
+    #endif
+    static let add: Int32 = 1
+    static let remove: Int32 = 2
+    static let modify: Int32 = 3
+    /// EPOLLIN, EPOLLOUT, EPOLLERR and EPOLLHUP have poll(2)'s values.
+    static let pollBits: UInt32 = 0x1F
+
+    /// A new epoll descriptor (close-on-exec), or `-errno`.
+    static func create() -> Int32 {
+      let fd = c_epoll_create1(0x80000)  // EPOLL_CLOEXEC
+      return fd >= 0 ? fd : -Glibc.errno
+    }
+
+    /// Adds, changes or removes `fd` with `events` (poll(2) bits); returns 0 or `errno`.
+    static func control(_ epfd: Int32, _ op: Int32, _ fd: Int32, events: Int16) -> Int32 {
+      var event = (UInt64(0), UInt64(0))
+      return withUnsafeMutableBytes(of: &event) { raw in
+        raw.storeBytes(of: UInt32(UInt16(bitPattern: events)), toByteOffset: 0, as: UInt32.self)
+        raw.storeBytes(of: UInt32(bitPattern: fd), toByteOffset: dataOffset, as: UInt32.self)
+        return c_epoll_ctl(epfd, op, fd, raw.baseAddress) == 0 ? 0 : Glibc.errno
+      }
+    }
+
+    /// Registers `fd` for `events`, or changes its events when `change` (falling back to the
+    /// other operation if the kernel's view differs: a descriptor closed and reused).
+    static func register(_ epfd: Int32, _ fd: Int32, events: Int16, change: Bool) -> Int32 {
+      let code = control(epfd, change ? modify : add, fd, events: events)
+      guard code == (change ? ENOENT : EEXIST) else { return code }
+      return control(epfd, change ? add : modify, fd, events: events)
+    }
+
+    /// Waits; returns the number of events in `buffer`, or `-errno` (`EINTR` reports 0).
+    static func wait(_ epfd: Int32, into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32) -> Int32 {
+      let n = c_epoll_wait(epfd, buffer.baseAddress, Int32(buffer.count / eventStride), timeoutMilliseconds)
+      if n >= 0 { return n }
+      let code = Glibc.errno
+      return code == EINTR ? 0 : -code
+    }
+
+    /// The descriptor and poll(2) bits of event `index` in `buffer`.
+    static func event(_ index: Int, in buffer: UnsafeMutableRawBufferPointer) -> (fd: Int32, events: Int16) {
+      let base = index * eventStride
+      let bits = buffer.loadUnaligned(fromByteOffset: base, as: UInt32.self)
+      let fd = buffer.loadUnaligned(fromByteOffset: base + dataOffset, as: Int32.self)
+      return (fd, Int16(truncatingIfNeeded: bits & pollBits))
+    }
+  }
 #endif
