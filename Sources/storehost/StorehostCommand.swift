@@ -28,6 +28,10 @@ enum StorehostCommand {
       .option(
         "hello-timeout", value: "seconds", help: "Time a new connection has to say hello.",
         default: "10", hiddenFromUsage: true),
+      .option(
+        "costly-push-wait", value: "factor",
+        help: "After a push that took over 0.5 ms, wait this many times its cost before the scope's next.",
+        default: "4", hiddenFromUsage: true),
       .flag("allow-other-users", help: "Accept connections from processes of other users.", hiddenFromUsage: true),
       .flag("version", help: "Show the version.", hiddenFromUsage: true),
     ])
@@ -54,6 +58,9 @@ enum StorehostCommand {
     }
     if let seconds = try parsed.integer("hello-timeout", in: 1...3600) {
       configuration.helloTimeout = Double(seconds)
+    }
+    if let factor = try parsed.integer("costly-push-wait", in: 0...100_000) {
+      configuration.costlyPushWaitFactor = Double(factor)
     }
     if let name = parsed.value("log-level") {
       guard let level = LogLevel(name: name) else {

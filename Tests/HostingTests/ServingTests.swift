@@ -249,6 +249,45 @@ struct ServingTests {
     #expect(patches <= senders * actions)
   }
 
+  @Test func expensiveScopesAreCoalescedByCostAndStillConverge() throws {
+    // A wait of 300× the cost of re-encoding the list (milliseconds) makes the deferral
+    // certain, whatever the machine's speed.
+    let host = try HostProcess(arguments: ["--costly-push-wait", "300"])
+    let sender = try WireClient(path: host.socketPath)
+    try sender.hello()
+    // A list big enough that re-encoding it for every change would dominate the host.
+    var seed: [UInt8] = []
+    for index in 0..<3_000 {
+      seed += WireClient.frame(Array(#"{"type":"send","id":\#(index),"scope":"todos","action":{"addTodoButtonTapped":{}}}"#.utf8))
+    }
+    try sender.sendRaw(seed)
+    for _ in 0..<3_000 { _ = try sender.expect("ack") }
+    let todos = try #require(sender.request(#"{"type":"get","id":-1,"scope":"todos"}"#)["state"])
+    let id = try #require(todos["todos"]?[0]?["id"]?.string)
+
+    let watcher = try WireClient(path: host.socketPath)
+    try watcher.hello()
+    var mirror = try Mirror(subscribed: watcher.request(#"{"type":"subscribe","id":1,"scope":"todos"}"#))
+    let actions = 2_000
+    var batch: [UInt8] = []
+    for index in 0..<actions {
+      batch += WireClient.frame(Array(#"{"type":"send","id":\#(index),"scope":"todos/\#(id)","action":{"toggleCompleted":{}}}"#.utf8))
+    }
+    try sender.sendRaw(batch)
+    for _ in 0..<actions { _ = try sender.expect("ack") }
+    // The last change comes right behind the burst's push, then silence: it must still
+    // arrive (deferred, not lost), though the list's next push has to wait.
+    _ = try sender.request(#"{"type":"send","id":-2,"scope":"todos/\#(id)","action":{"setDescription":{"_0":"last"}}}"#)
+    let final = try #require(sender.request(#"{"type":"get","id":-3,"scope":"todos"}"#)["state"])
+    var patches = 0
+    while mirror.state != final {
+      try mirror.apply(watcher.expect("patch"))
+      patches += 1
+    }
+    #expect(mirror.state["todos"]?[0]?["description"] == .string("last"))
+    #expect(patches < actions / 2, "\(patches) patches for \(actions) actions")
+  }
+
   @Test func slowReaderKeepsHostMemoryBoundedAndConverges() throws {
     let sender = try WireClient(path: host.socketPath)
     try sender.hello()

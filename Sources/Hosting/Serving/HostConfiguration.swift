@@ -20,6 +20,11 @@ public struct HostConfiguration: Sendable {
   /// Seconds a new connection may take to say `hello`; a silent one is answered
   /// `hello_required` and closed, so idle connections cannot hold the connection slots.
   public var helloTimeout: Double = 10
+  /// After a push that took longer than half a millisecond (a large collection re-encoded),
+  /// its scope waits this many times that cost before its next push, so that watchers of
+  /// large states cannot make the host spend most of its time encoding. The last change is
+  /// always delivered, once the wait is over.
+  public var costlyPushWaitFactor: Double = 4
   /// The host's name and version, sent in `welcome`.
   public var hostName = "storehost/1.0"
   /// Where log lines go, and how much is logged.

@@ -27,6 +27,12 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   private var nextSessionID = 1
   private var syncedRevision: Int64 = 0
   private var isShuttingDown = false
+  /// Per scope name: when an expensive scope may be pushed again (see `sync`).
+  private var scopeNotBefore: [String: Double] = [:]
+  private var deferredSyncScheduled = false
+  private var deferredSyncDue = false
+  /// A push that took longer than this (seconds) is costly (see `costlyPushWaitFactor`).
+  private static var costlySync: Double { 0.000_5 }
   var listener: UnixListener?
   var isStopped = false
   var stopWaiters: [CheckedContinuation<Void, Never>] = []
@@ -400,11 +406,13 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   func syncAll() {
     revision.clearSyncScheduled()
     let current = revision.value
-    guard current != syncedRevision else { return }
+    guard current != syncedRevision || deferredSyncDue else { return }
+    deferredSyncDue = false
     syncedRevision = current
     let root = currentState()
     // Watchers of the same scope share one child state, one encoding and one patch frame.
     var cache: SyncCache? = SyncCache()
+    cache?.now = Platform.monotonicSeconds()
     for session in sessions.values where session.phase == .open && !session.subscriptions.isEmpty {
       // A client whose socket is full is behind: rather than queue patches it would read
       // stale, remember to push once, coalesced, when it has drained.
@@ -415,6 +423,25 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       syncPushes(session, root: root, cache: &cache)
       flush(session)
     }
+    if let deferredUntil = cache?.deferredUntil { scheduleDeferredSync(at: deferredUntil) }
+  }
+
+  /// Runs ``syncAll()`` again when the scopes it put off may be synced, even if no action
+  /// arrives in between (the last change must still reach their watchers).
+  private func scheduleDeferredSync(at time: Double) {
+    guard !deferredSyncScheduled else { return }
+    deferredSyncScheduled = true
+    let delay = max(0, time - Platform.monotonicSeconds())
+    Task { [self] in
+      try? await Task.sleep(for: .seconds(delay))
+      self.runDeferredSync()
+    }
+  }
+
+  private func runDeferredSync() {
+    deferredSyncScheduled = false
+    deferredSyncDue = true
+    syncAll()
   }
 
   /// What one ``syncAll()`` computed once for all the sessions watching the same scope: the
@@ -426,6 +453,10 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       let base: Int64
     }
     var states: [String: (state: (any ScopeState)?, json: JSON?)] = [:]
+    /// When this sync started (monotonic seconds).
+    var now: Double = 0
+    /// The earliest time a scope put off by its cost may be synced, if any was.
+    var deferredUntil: Double?
     /// An encoded patch frame; empty when the diff had no operations.
     var patches: [PatchKey: [UInt8]] = [:]
   }
@@ -496,6 +527,26 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
         push(sub, state: state, json: hostFiguresJSON(current), in: session)
       }
     case .scope(let bound):
+      // A scope whose last push was expensive (a whole large collection re-encoded) waits a
+      // few times that cost before the next one, so that its watchers cannot make the host
+      // spend most of its time encoding: coalescing by cost, not only by batch. Replies
+      // (read your writes) never wait: they sync without a cache.
+      if let now = cache?.now, let notBefore = scopeNotBefore[sub.scopeName], now < notBefore {
+        let earliest = cache?.deferredUntil ?? notBefore
+        cache?.deferredUntil = min(earliest, notBefore)
+        return
+      }
+      let started = cache == nil ? 0 : Platform.monotonicSeconds()
+      defer {
+        if cache != nil {
+          let cost = Platform.monotonicSeconds() - started
+          if cost > Self.costlySync {
+            scopeNotBefore[sub.scopeName] = started + cost * configuration.costlyPushWaitFactor
+          } else if scopeNotBefore[sub.scopeName] != nil {
+            scopeNotBefore[sub.scopeName] = nil
+          }
+        }
+      }
       let cached = cache?.states[sub.scopeName]
       let found = cached != nil ? cached!.state : bound.state(root)
       if cached == nil { cache?.states[sub.scopeName] = (found, nil) }
