@@ -190,7 +190,6 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     do {
       message = try ClientMessage(json: json)
     } catch {
-      log(.warning, "session=\(session.id) bad_message: \(error.message)")
       if session.phase == .awaitingHello {
         fail(session, code: error.code, id: error.id, error.message)
       } else {
@@ -372,7 +371,6 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
         action = try bound.embed!(json)
       } catch {
         let message = (error as? ActionDecodingFailure)?.message ?? "action: \(error)"
-        log(.warning, "session=\(session.id) bad_action on \(name): \(message)")
         reply(session, .error(id: id, code: .badAction, message: message))
         return
       }
@@ -618,6 +616,9 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   /// Queues a reply behind the pushes it must follow.
   private func reply(_ session: Session<State, Action>, _ message: HostMessage) {
+    if case .error(_, let code, let text) = message {
+      log(.warning, "session=\(session.id) \(code.rawValue): \(text)")
+    }
     var id: Int64?
     switch message {
     case .state(let replyID, _, _, _), .scopes(let replyID, _): id = replyID
