@@ -103,6 +103,13 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   @usableFromInline
   static func cancelRemoved(before: [ID], after: [ID], scope: AnyHashable) -> Effect<Parent.Action>
   {
+    // Appending, or inserting at the front (a to-do list's new item), removes nothing: say so
+    // with a comparison instead of hashing every id.
+    if after.count > before.count,
+      after.starts(with: before) || after[(after.count - before.count)...].elementsEqual(before)
+    {
+      return .none
+    }
     let remaining = Set(after)
     return .merge(
       before.filter { !remaining.contains($0) }.map {
