@@ -76,6 +76,14 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
       // Array `==` is O(1) when the id buffer was not touched (the common case).
       let idsAfter = state[keyPath: toElementsState]._idsSnapshot()
       if idsBefore == idsAfter { return effects }
+      // Appending, or inserting at the front (a to-do list's new item), removes nothing: say
+      // so with a comparison (specialized here, in the caller) instead of hashing every id.
+      if idsAfter.count > idsBefore.count,
+        idsAfter.starts(with: idsBefore)
+          || idsAfter[(idsAfter.count - idsBefore.count)...].elementsEqual(idsBefore)
+      {
+        return effects
+      }
       return effects.merge(
         with: Self.cancelRemoved(before: idsBefore, after: idsAfter, scope: scope))
     }
@@ -103,13 +111,6 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   @usableFromInline
   static func cancelRemoved(before: [ID], after: [ID], scope: AnyHashable) -> Effect<Parent.Action>
   {
-    // Appending, or inserting at the front (a to-do list's new item), removes nothing: say so
-    // with a comparison instead of hashing every id.
-    if after.count > before.count,
-      after.starts(with: before) || after[(after.count - before.count)...].elementsEqual(before)
-    {
-      return .none
-    }
     let remaining = Set(after)
     return .merge(
       before.filter { !remaining.contains($0) }.map {
