@@ -249,6 +249,23 @@ struct ServingTests {
     #expect(patches <= senders * actions)
   }
 
+  @Test func hostFiguresArePushedWithEachNewRevision() throws {
+    let watcher = try WireClient(path: host.socketPath)
+    try watcher.hello()
+    var mirror = try Mirror(subscribed: watcher.request(#"{"type":"subscribe","id":1,"scope":"_host"}"#))
+    // Uptime moves, but no action happens: no patch (a patch's rev always passes its base).
+    #expect(throws: HarnessError.self) { try watcher.next(timeout: 2.5) }
+    let sender = try WireClient(path: host.socketPath)
+    try sender.hello()
+    let ack = try sender.request(#"{"type":"send","id":1,"scope":"counter","action":{"incrementButtonTapped":{}}}"#)
+    let patch = try watcher.expect("patch")
+    let base = try #require(patch["base"]?.int)
+    #expect(try #require(patch["rev"]?.int) > base)
+    try mirror.apply(patch)
+    #expect(mirror.state["revision"] == ack["rev"])
+    #expect((mirror.state["uptimeSeconds"]?.int ?? 0) >= 2)
+  }
+
   @Test func expensiveScopesAreCoalescedByCostAndStillConverge() throws {
     // A wait of 300× the cost of re-encoding the list (milliseconds) makes the deferral
     // certain, whatever the machine's speed.

@@ -478,7 +478,10 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     for session in sessions.values where session.phase == .open {
       var wrote = false
       for sub in session.subscriptions.values {
-        guard case .host = sub.target, !sub.lastState.isEqual(to: state) else { continue }
+        // Only with a new revision: a patch's `rev` always moves past its `base`.
+        guard case .host = sub.target, sub.lastRevision != revision.value,
+          !sub.lastState.isEqual(to: state)
+        else { continue }
         if session.channel.isBackedUp {
           session.needsSync = true
           break
@@ -518,6 +521,9 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   ) {
     switch sub.target {
     case .host:
+      // The figures change without actions (uptime); they are pushed with the next revision,
+      // so that a patch's `rev` always moves past its `base`.
+      guard sub.lastRevision != revision.value else { return }
       let current = figures ?? hostFigures()
       figures = current
       let state = TypedScopeState(current)
