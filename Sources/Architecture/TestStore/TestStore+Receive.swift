@@ -255,6 +255,15 @@ extension TestStore {
     // Stop early when nothing is left that could deliver the action.
     let ready = await _poll(timeout: duration) { isReady() || runtime.runningEffects.isEmpty }
     if ready && isReady() { return true }
+    if runtime.runningEffects.isEmpty {
+      // The effects ended while we waited: decide exactly as if they had ended before (their
+      // last actions may still be on their way to the store), so the verdict and its message
+      // do not depend on how fast the machine is.
+      await _settle(20)
+      if isReady() { return true }
+      location.reportIssue(failureMessage)
+      return false
+    }
     let stillRunning = !runtime.runningEffects.isEmpty
     let expected = isExhaustive ? "an action" : "a matching action"
     location.reportIssue(
