@@ -8,6 +8,7 @@
 #                reach: Todos inserts at index 0 and forEach rebuilds a Set of every id per
 #                action, so seeding is quadratic — 5,000 take 8–45 s here, 100,000 would take hours)
 #   SKIP_BUILD=1 reuse .build/release
+#   LOADS="1234 5 6"  which groups to run: loads 1–4, load 5, load 6 (all by default)
 #
 # What it does:
 #   1. `swift build -c release` (storehost, storeclient).
@@ -39,6 +40,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DURATION="${DURATION:-5}"
 RUNS="${RUNS:-3}"
 SCALE_N="${SCALE_N:-1000 5000}"
+LOADS="${LOADS:-1234 5 6}"
+wants() { [[ " $LOADS " == *" $1 "* ]]; }
 cd "$ROOT"
 
 log() { printf '%s\n' "compare: $*" >&2; }
@@ -135,6 +138,7 @@ redis_run() {  # LOAD CLIENTS PIPELINE — one redis-benchmark run, calibrated t
 
 # --- Loads 1–4 -------------------------------------------------------------------------------
 for run in $(seq "$RUNS"); do
+  wants 1234 || break
   log "run $run/$RUNS: loads 1–4"
   ours 1 --clients 1 --ack every;   redis_run 1 1 1
   ours 2 --clients 16 --ack every;  redis_run 2 16 1
@@ -144,6 +148,7 @@ done
 
 # --- Load 5: fan-out -----------------------------------------------------------------------------
 for run in $(seq "$RUNS"); do
+  wants 5 || break
   for k in 1 10 100; do
     log "run $run/$RUNS: load 5, K = $k"
     out="$("$BIN/storeclient" bench --socket "$HOST_SOCK" --clients 1 --rate 1000 --watchers "$k" \
@@ -160,6 +165,7 @@ done
 
 # --- Load 6: scale -------------------------------------------------------------------------------
 stop_host
+wants 6 || SCALE_N=""
 for n in $SCALE_N; do
   sock="$TMP/host-$n.sock"
   start_host "$sock"
