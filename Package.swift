@@ -10,6 +10,12 @@ import PackageDescription
 //   Remote         the client runtime: RemoteStore, a scoped store in another process
 //   ArgumentParsing  hand-written command-line parsing and help, shared by the two tools
 //   storehost      the daemon          storeclient   the CLI
+/// Release builds let the app's executable specialise the generic host and store for its own
+/// State and Action (see bench/PROFILE.md).
+let crossModule: [SwiftSetting] = [
+  .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))
+]
+
 let package = Package(
   name: "DistributedArchitecture",
   platforms: [.macOS(.v15)],
@@ -23,7 +29,7 @@ let package = Package(
     .executable(name: "storeclient", targets: ["storeclient"]),
   ],
   targets: [
-    .target(name: "Architecture"),
+    .target(name: "Architecture", swiftSettings: crossModule),
     // Links Testing; test targets depend on it so that TestStore failures reach Swift Testing
     // (found by Architecture at run time with dlsym, so Architecture itself never links Testing).
     .target(
@@ -37,9 +43,11 @@ let package = Package(
           ], .when(platforms: [.linux])),
       ]
     ),
-    .target(name: "Examples", dependencies: ["Architecture"]),
-    .target(name: "Wire", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-    .target(name: "Hosting", dependencies: ["Architecture", "Wire"]),
+    .target(name: "Examples", dependencies: ["Architecture"], swiftSettings: crossModule),
+    .target(
+      name: "Wire", swiftSettings: crossModule,
+      linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+    .target(name: "Hosting", dependencies: ["Architecture", "Wire"], swiftSettings: crossModule),
     .target(name: "ArgumentParsing"),
     .target(name: "Remote", dependencies: ["Architecture", "Wire"]),
     .executableTarget(name: "storehost", dependencies: ["Hosting", "Wire", "Examples", "ArgumentParsing"]),
