@@ -409,8 +409,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     syncedRevision = current
     let root = currentState()
     // Watchers of the same scope share one child state, one encoding and one patch frame.
-    var cache: SyncCache? = SyncCache()
-    cache?.now = Platform.monotonicSeconds()
+    let cache = SyncCache(now: Platform.monotonicSeconds())
     for session in sessions.values where session.phase == .open && !session.subscriptions.isEmpty {
       // A client whose socket is full is behind: rather than queue patches it would read
       // stale, remember to push once, coalesced, when it has drained.
@@ -418,10 +417,12 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
         session.needsSync = true
         continue
       }
-      syncPushes(session, root: root, cache: &cache)
-      flush(session)
+      syncPushes(session, root: root, cache: cache)
+      // Sent now rather than at the end of the loop iteration: with many watchers, the first
+      // ones read their patch while the host is still writing to the others.
+      if flush(session) { session.channel.flush() }
     }
-    if let deferredUntil = cache?.deferredUntil { scheduleDeferredSync(at: deferredUntil) }
+    if let deferredUntil = cache.deferredUntil { scheduleDeferredSync(at: deferredUntil) }
   }
 
   /// Runs ``syncAll()`` again when the scopes it put off may be synced, even if no action
@@ -443,20 +444,34 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// What one ``syncAll()`` computed once for all the sessions watching the same scope: the
-  /// scope's state and JSON at the current revision, and each patch frame by its base.
-  private struct SyncCache {
-    struct PatchKey: Hashable {
-      let scope: String
-      let sub: Int64
-      let base: Int64
+  /// scope's state and JSON at the current revision, and each patch frame by its base. A
+  /// class, so that a watcher's lookup copies nothing out of it.
+  private final class SyncCache {
+    /// One scope's share of a sync.
+    final class Scope {
+      /// The scope's state now; `nil` when it no longer exists.
+      let state: (any ScopeState)?
+      /// Its JSON, once a watcher needed it.
+      var json: JSON?
+      /// Encoded patch frames by subscription id and base revision (usually one entry: the
+      /// watchers of a scope share both); empty when the diff had no operations.
+      var frames: [(sub: Int64, base: Int64, frame: [UInt8])] = []
+
+      init(state: (any ScopeState)?) { self.state = state }
+
+      func frame(sub: Int64, base: Int64) -> [UInt8]? {
+        for entry in frames where entry.sub == sub && entry.base == base { return entry.frame }
+        return nil
+      }
     }
-    var states: [String: (state: (any ScopeState)?, json: JSON?)] = [:]
+
+    var scopes: [String: Scope] = [:]
     /// When this sync started (monotonic seconds).
-    var now: Double = 0
+    let now: Double
     /// The earliest time a scope put off by its cost may be synced, if any was.
     var deferredUntil: Double?
-    /// An encoded patch frame; empty when the diff had no operations.
-    var patches: [PatchKey: [UInt8]] = [:]
+
+    init(now: Double) { self.now = now }
   }
 
   /// Pushes the `_host` figures to their watchers and drops connections that never said
@@ -486,7 +501,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
           session.needsSync = true
           break
         }
-        push(sub, state: state, json: hostFiguresJSON(figures), in: session)
+        push(sub, state: state, json: hostFiguresJSON(figures), in: session, cache: nil)
         wrote = true
       }
       if wrote { flush(session) }
@@ -494,30 +509,23 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Appends a patch (or `unsubscribed`) for every subscription of `session` whose state
-  /// changed since its last message.
-  private func syncPushes(_ session: Session<State, Action>, root: State? = nil) {
-    var cache: SyncCache?
-    syncPushes(session, root: root, cache: &cache)
-  }
-
-  private func syncPushes(_ session: Session<State, Action>, root: State?, cache: inout SyncCache?) {
+  /// changed since its last message. Without a `cache` (replies: read your writes) every
+  /// scope is computed afresh and nothing waits for its cost.
+  private func syncPushes(
+    _ session: Session<State, Action>, root: State? = nil, cache: SyncCache? = nil
+  ) {
     guard !session.subscriptions.isEmpty else { return }
     let root = root ?? currentState()
     var figures: HostFigures?
-    if session.subscriptions.count == 1, let sub = session.subscriptions.first?.value {
-      // The common case: no array, no sort.
-      sync(sub, in: session, root: root, figures: &figures, cache: &cache)
-    } else {
-      for sub in session.subscriptions.values.sorted(by: { $0.id < $1.id }) {
-        sync(sub, in: session, root: root, figures: &figures, cache: &cache)
-      }
+    for sub in session.orderedSubscriptions {
+      sync(sub, in: session, root: root, figures: &figures, cache: cache)
     }
   }
 
   /// Appends a patch (or `unsubscribed`) for `sub` if its state changed since its last message.
   private func sync(
     _ sub: Subscription<State, Action>, in session: Session<State, Action>, root: State,
-    figures: inout HostFigures?, cache: inout SyncCache?
+    figures: inout HostFigures?, cache: SyncCache?
   ) {
     switch sub.target {
     case .host:
@@ -528,16 +536,28 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       figures = current
       let state = TypedScopeState(current)
       if !sub.lastState.isEqual(to: state) {
-        push(sub, state: state, json: hostFiguresJSON(current), in: session)
+        push(sub, state: state, json: hostFiguresJSON(current), in: session, cache: nil)
       }
     case .scope(let bound):
+      let shared = cache?.scopes[sub.scopeName]
+      if let shared, let state = shared.state,
+        let frame = shared.frame(sub: sub.id, base: sub.lastRevision)
+      {
+        // The hot path of a fan-out: another watcher of this scope at the same base already
+        // got this exact patch (or found nothing to send).
+        sub.lastState = state
+        guard !frame.isEmpty, let json = shared.json else { return }
+        session.output.append(contentsOf: frame)
+        sub.lastJSON = json
+        sub.lastRevision = revision.value
+        return
+      }
       // A scope whose last push was expensive (a whole large collection re-encoded) waits a
       // few times that cost before the next one, so that its watchers cannot make the host
       // spend most of its time encoding: coalescing by cost, not only by batch. Replies
       // (read your writes) never wait: they sync without a cache.
-      if let now = cache?.now, let notBefore = scopeNotBefore[sub.scopeName], now < notBefore {
-        let earliest = cache?.deferredUntil ?? notBefore
-        cache?.deferredUntil = min(earliest, notBefore)
+      if let cache, let notBefore = scopeNotBefore[sub.scopeName], cache.now < notBefore {
+        cache.deferredUntil = min(cache.deferredUntil ?? notBefore, notBefore)
         return
       }
       let started = cache == nil ? 0 : Platform.monotonicSeconds()
@@ -551,55 +571,42 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
           }
         }
       }
-      let cached = cache?.states[sub.scopeName]
-      let found = cached != nil ? cached!.state : bound.state(root)
-      if cached == nil { cache?.states[sub.scopeName] = (found, nil) }
-      guard let state = found else {
+      let scope = shared ?? SyncCache.Scope(state: bound.state(root))
+      if shared == nil { cache?.scopes[sub.scopeName] = scope }
+      guard let state = scope.state else {
         session.subscriptions[sub.id] = nil
         HostMessage.unsubscribed(sub: sub.id, reason: "scope_gone").encodeFrame(into: &session.output)
         log(.debug, "scope_gone session=\(session.id) sub=\(sub.id) scope=\(sub.scopeName)")
         return
       }
-      guard !sub.lastState.isEqual(to: state) else { return }
+      guard !sub.lastState.isEqual(to: state) else {
+        // Every watcher at this base has the same state: none of them needs anything.
+        if cache != nil { scope.frames.append((sub.id, sub.lastRevision, [])) }
+        return
+      }
       let json: JSON
-      if let encoded = cached?.json {
+      if let encoded = scope.json {
         json = encoded
       } else {
         guard let encoded = try? state.json() else { return }
         json = encoded
-        cache?.states[sub.scopeName] = (found, encoded)
+        scope.json = encoded
       }
-      push(sub, state: state, json: json, in: session, cache: &cache)
+      push(sub, state: state, json: json, in: session, cache: scope)
     }
   }
 
+  /// Appends the patch from `sub`'s last JSON to `json`, and records its frame in `cache` for
+  /// the other watchers of the scope at the same base.
   private func push(
     _ sub: Subscription<State, Action>, state: any ScopeState, json: JSON,
-    in session: Session<State, Action>
-  ) {
-    var cache: SyncCache?
-    push(sub, state: state, json: json, in: session, cache: &cache)
-  }
-
-  private func push(
-    _ sub: Subscription<State, Action>, state: any ScopeState, json: JSON,
-    in session: Session<State, Action>, cache: inout SyncCache?
+    in session: Session<State, Action>, cache: SyncCache.Scope?
   ) {
     let rev = revision.value
-    let key = SyncCache.PatchKey(scope: sub.scopeName, sub: sub.id, base: sub.lastRevision)
-    if let frame = cache?.patches[key] {
-      // Another watcher of this scope at the same base already got this exact patch.
-      sub.lastState = state
-      guard !frame.isEmpty else { return }
-      session.output.append(contentsOf: frame)
-      sub.lastJSON = json
-      sub.lastRevision = rev
-      return
-    }
     let ops = JSONPatch.diff(from: sub.lastJSON, to: json)
     sub.lastState = state
     guard !ops.isEmpty else {
-      cache?.patches[key] = []
+      cache?.frames.append((sub.id, sub.lastRevision, []))
       return
     }
     let start = session.output.count
@@ -613,7 +620,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       log(.warning, "session=\(session.id) sub=\(sub.id) ended: patch over the frame limit")
       return
     }
-    if cache != nil { cache?.patches[key] = Array(session.output[start...]) }
+    cache?.frames.append((sub.id, sub.lastRevision, Array(session.output[start...])))
     sub.lastJSON = json
     sub.lastRevision = rev
   }
@@ -674,11 +681,14 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     }
   }
 
-  private func flush(_ session: Session<State, Action>) {
-    guard !session.output.isEmpty else { return }
+  /// Hands the session's output to its connection; returns whether there was any.
+  @discardableResult
+  private func flush(_ session: Session<State, Action>) -> Bool {
+    guard !session.output.isEmpty else { return false }
     bytesOut += Int64(session.output.count)
     session.channel.write(session.output)
     session.output.removeAll(keepingCapacity: true)
+    return true
   }
 
   private func updateBackpressure(_ session: Session<State, Action>) {

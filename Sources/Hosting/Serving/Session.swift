@@ -10,6 +10,8 @@ protocol ClientChannel: AnyObject {
   var isBackedUp: Bool { get }
   /// Queues bytes; they leave with everything else queued in this loop iteration.
   func write(_ bytes: [UInt8])
+  /// Sends what is queued now, as far as the socket takes it without blocking.
+  func flush()
   /// Stops (or resumes) reading requests, so a client that does not read its replies cannot
   /// make the host buffer without bound.
   func setReadingPaused(_ paused: Bool)
@@ -18,6 +20,12 @@ protocol ClientChannel: AnyObject {
 }
 
 /// One client connection's protocol state. Confined to the host's event loop.
+///
+/// The properties the push path touches per watcher are `@exclusivity(unchecked)`: they are
+/// only ever accessed on the loop thread, by the host's own synchronous code, which never
+/// holds an `inout` access to one across a call that could reach it again — so the dynamic
+/// check (a thread-local access-set insert per access, measured at ~13 % of a 100-watcher
+/// fan-out's instructions) could never fire.
 final class Session<State, Action> {
   enum Phase {
     /// Only `hello` is accepted.
@@ -32,24 +40,30 @@ final class Session<State, Action> {
   let channel: any ClientChannel
   let processID: Int32
   let userID: UInt32
-  var phase = Phase.awaitingHello
+  @exclusivity(unchecked) var phase = Phase.awaitingHello
   /// When the connection was accepted (monotonic seconds), for the hello timeout.
   let acceptedAt = Platform.monotonicSeconds()
   var decoder: FrameDecoder
   var clientName: String?
 
   var subscriptions: [Int64: Subscription<State, Action>] = [:] {
-    didSet { self.tally.add(self.subscriptions.count - oldValue.count) }
+    didSet {
+      self.tally.add(self.subscriptions.count - oldValue.count)
+      self.orderedSubscriptions = self.subscriptions.values.sorted { $0.id < $1.id }
+    }
   }
+  /// ``subscriptions`` in the order they were made (by id), kept for the push path: rebuilt
+  /// when a subscription comes or goes, read on every push.
+  @exclusivity(unchecked) private(set) var orderedSubscriptions: [Subscription<State, Action>] = []
   /// The host's count of subscriptions over all sessions.
   let tally: SubscriptionTally
   var nextSubscriptionID: Int64 = 1
 
   /// Frames ready to be written, in order.
-  var output: [UInt8] = []
+  @exclusivity(unchecked) var output: [UInt8] = []
   /// Replies held back until the pushes they must follow have been computed (read your
   /// writes), so a batch of pipelined requests costs one round of diffs, not one per reply.
-  var heldReplies: [UInt8] = []
+  @exclusivity(unchecked) var heldReplies: [UInt8] = []
   /// Whether pushes were skipped because the client was not reading.
   var needsSync = false
   /// Whether reading is paused for backpressure.
@@ -79,7 +93,8 @@ final class Session<State, Action> {
   }
 }
 
-/// A subscription of one session to one concrete scope.
+/// A subscription of one session to one concrete scope. Loop-confined like its session, and
+/// its push-path properties are `@exclusivity(unchecked)` for the same reason.
 final class Subscription<State, Action> {
   enum Target {
     case host
@@ -90,11 +105,11 @@ final class Subscription<State, Action> {
   let scopeName: String
   let target: Target
   /// The state last sent, for cheap change detection before any encoding.
-  var lastState: any ScopeState
+  @exclusivity(unchecked) var lastState: any ScopeState
   /// The JSON last sent, the base of the next diff.
-  var lastJSON: JSON
+  @exclusivity(unchecked) var lastJSON: JSON
   /// The revision of the last message for this subscription: the next patch's `base`.
-  var lastRevision: Int64
+  @exclusivity(unchecked) var lastRevision: Int64
 
   init(
     id: Int64, scopeName: String, target: Target, state: any ScopeState, json: JSON,

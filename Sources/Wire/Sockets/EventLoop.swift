@@ -423,7 +423,9 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
     // picked up by the `while`).
     var index = 0
     while index < self.pendingFlush.count {
-      self.pendingFlush[index].flushScheduledWrites()
+      // Skips connections flushed early, by `flush()`.
+      let connection = self.pendingFlush[index]
+      if connection.flushScheduled { connection.flushScheduledWrites() }
       index += 1
     }
     self.pendingFlush.removeAll(keepingCapacity: true)

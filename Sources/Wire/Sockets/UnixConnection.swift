@@ -27,6 +27,12 @@ public final class UnixConnection: EventSource {
   /// The peer's kernel-reported identity, read when the connection was established.
   public let peerCredentials: PeerCredentials?
 
+  // The scalar state below is `@exclusivity(unchecked)`: a connection is confined to its
+  // loop's thread and these are only read, assigned or bumped by arithmetic (never handed
+  // `inout` to code that could reach the connection), so the dynamic exclusivity check — a
+  // thread-local access-set insert per access, several per write — could never fire. (`outbound` keeps the check: `withOutboundBuffer` runs caller code
+  // during an `inout` access to it.)
+
   /// Called with each chunk of bytes read; the bytes are valid only during the call.
   public var onRead: ((UnsafeRawBufferPointer) -> Void)?
   /// Called when the peer has finished sending (EOF). If `nil`, the connection closes itself.
@@ -37,29 +43,30 @@ public final class UnixConnection: EventSource {
   public var onClose: ((SocketError?) -> Void)?
 
   /// Whether the connection is still open.
-  public private(set) var isOpen = true
+  @exclusivity(unchecked) public private(set) var isOpen = true
   /// Whether the peer has finished sending (EOF was read).
-  public private(set) var isInputClosed = false
+  @exclusivity(unchecked) public private(set) var isInputClosed = false
   /// Bytes read from this connection.
-  public private(set) var bytesRead: UInt64 = 0
+  @exclusivity(unchecked) public private(set) var bytesRead: UInt64 = 0
   /// Bytes written to this connection's socket (not counting bytes still queued).
-  public private(set) var bytesWritten: UInt64 = 0
+  @exclusivity(unchecked) public private(set) var bytesWritten: UInt64 = 0
 
   /// Whether the loop reads from this connection; set to `false` to stop reading (the peer is
   /// then slowed down by the kernel's buffers), `true` to resume.
-  public var isReadingEnabled = true
+  @exclusivity(unchecked) public var isReadingEnabled = true
 
   /// `send` calls made for this connection (for tests of write coalescing).
-  private(set) var sendCalls = 0
+  @exclusivity(unchecked) private(set) var sendCalls = 0
 
   private var outbound: [UInt8] = []
-  private var outboundStart = 0
-  private var flushScheduled = false
+  @exclusivity(unchecked) private var outboundStart = 0
+  /// Whether the loop will flush this connection at the end of its iteration.
+  @exclusivity(unchecked) private(set) var flushScheduled = false
   /// The socket's buffer was full (or a connect is in progress): wait for POLLOUT.
-  private var waitingForWritable = false
-  private var connecting = false
+  @exclusivity(unchecked) private var waitingForWritable = false
+  @exclusivity(unchecked) private var connecting = false
   /// The peer hung up while reading was disabled: stop polling until reading resumes.
-  private var hangUpSeen = false
+  @exclusivity(unchecked) private var hangUpSeen = false
   var sourceIndex = -1
 
   /// At most this many full reads per readiness event, for fairness between connections.
@@ -160,7 +167,7 @@ public final class UnixConnection: EventSource {
   /// Sends queued bytes now instead of at the end of the iteration, as far as the socket
   /// accepts them without blocking.
   public func flush() {
-    self.flushScheduledWrites()
+    if self.outboundBytes > 0 { self.flushScheduledWrites() }
   }
 
   private func scheduleFlush() {
