@@ -50,7 +50,8 @@ public struct HostedScope<State, Action> {
         state: { root in state(root, ids).map { TypedScopeState($0) } },
         embed: action.map { embed in
           { json in embed(try decodeAction(ChildAction.self, from: json), ids) }
-        }
+        },
+        exists: { root in state(root, ids) != nil }
       )
     }
   }
@@ -113,7 +114,8 @@ extension HostedScope {
     return Self(pattern: pattern, description: description, writable: true) { _ in
       BoundScope(
         state: { $0[keyPath: state].map { TypedScopeState($0) } },
-        embed: { casePath.embed(try decodeAction(ChildAction.self, from: $0)) }
+        embed: { casePath.embed(try decodeAction(ChildAction.self, from: $0)) },
+        exists: { $0[keyPath: state] != nil }
       )
     }.checked(ids: 0)
   }
@@ -147,7 +149,8 @@ extension HostedScope {
         state: { $0[keyPath: collection][id: id].map { TypedScopeState($0) } },
         embed: {
           casePath.embed(.element(id: id, action: try decodeAction(ElementAction.self, from: $0)))
-        }
+        },
+        exists: { $0[keyPath: collection].index(id: id) != nil }
       )
     }.checked(ids: 1)
   }
@@ -189,7 +192,8 @@ extension HostedScope {
         embed: {
           let decoded = try decodeAction(ChildAction.self, from: $0)
           return casePath.embed(.element(id: id, action: childPath.embed(decoded)))
-        }
+        },
+        exists: { $0[keyPath: collection].index(id: id) != nil }
       )
     }.checked(ids: 1)
   }
@@ -223,6 +227,9 @@ struct BoundScope<State, Action> {
   let state: (State) -> (any ScopeState)?
   /// Decodes and embeds an action; `nil` for read-only scopes.
   let embed: ((JSON) throws -> Action)?
+  /// Whether the scope exists in a root state, without building its state (checked before
+  /// every `send`); `nil` when it always does.
+  var exists: ((State) -> Bool)? = nil
 }
 
 /// A child state captured for change detection and encoding.

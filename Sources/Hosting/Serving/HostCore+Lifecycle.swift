@@ -17,7 +17,7 @@ extension HostCore {
         // The listener calls back on the loop, the core's executor: the connection never
         // leaves that thread, which the region checker cannot see through assumeIsolated.
         nonisolated(unsafe) let connection = connection
-        self.assumeIsolated { core in core.accept(connection) }
+        self.assumeIsolated(on: loop) { core in core.accept(connection) }
       }
     } catch {
       throw HostStartError(message: Self.explain(error, path: path))
@@ -55,25 +55,25 @@ extension HostCore {
     connection.onRead = { [unowned self] bytes in
       // The read buffer is only lent for this synchronous call on the loop thread.
       nonisolated(unsafe) let bytes = bytes
-      self.assumeIsolated { core in core.didRead(session: id, bytes) }
+      self.assumeIsolated(on: loop) { core in core.didRead(session: id, bytes) }
     }
     connection.onWritable = { [unowned self] in
-      self.assumeIsolated { core in core.didDrain(session: id) }
+      self.assumeIsolated(on: loop) { core in core.didDrain(session: id) }
     }
     connection.onClose = { [unowned self] error in
       let reason = error.map { "\($0)" } ?? "closed by client"
-      self.assumeIsolated { core in core.didClose(session: id, reason: reason) }
+      self.assumeIsolated(on: loop) { core in core.didClose(session: id, reason: reason) }
     }
   }
 
   /// Reduces an action sent by the host process itself.
   func sendFromHost(_ action: Action) {
-    store.assumeIsolated { store in _ = store.send(action) }
+    store.assumeIsolated(on: loop) { store in _ = store.send(action) }
   }
 
   /// The root state.
   var rootState: State {
-    store.assumeIsolated { $0.state }
+    store.assumeIsolated(on: loop) { $0.state }
   }
 
   /// Says bye, stops listening and removes the socket file.

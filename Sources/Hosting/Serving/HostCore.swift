@@ -359,7 +359,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     }
     // No copy of the root state is held across the reduce (it would make the reduce copy the
     // state it mutates: a whole collection per element action).
-    guard bound.state(currentState()) != nil else {
+    if let exists = bound.exists, !exists(currentState()) {
       reply(session, .error(id: id, code: .scopeUnavailable, message: "'\(name)' does not exist right now"))
       return
     }
@@ -377,7 +377,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       session.sendCache?.actionJSON = json
       session.sendCache?.action = action
     }
-    store.assumeIsolated { store in _ = store.send(action) }
+    store.assumeIsolated(on: loop) { store in _ = store.send(action) }
     actionsFromClients += 1
     if let id { reply(session, .ack(id: id, rev: revision.value)) }
   }
@@ -387,7 +387,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   private func scheduleSync() {
     guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
-      self.assumeIsolated { core in core.syncAll() }
+      self.assumeIsolated(on: loop) { core in core.syncAll() }
     }
   }
 
@@ -395,7 +395,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   nonisolated func stateDidChange() {
     guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
-      self.assumeIsolated { core in core.syncAll() }
+      self.assumeIsolated(on: loop) { core in core.syncAll() }
     }
   }
 
@@ -726,7 +726,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   // MARK: - State
 
   private func currentState() -> State {
-    store.assumeIsolated { $0.state }
+    store.assumeIsolated(on: loop) { $0.state }
   }
 
   private func encode(
