@@ -63,6 +63,7 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
     configuration: HostConfiguration,
     withDependencies prepare: sending ((inout DependencyValues) -> Void)? = nil
   ) async throws(HostStartError) -> StoreHost where R.State == State, R.Action == Action {
+    Platform.tuneAllocator()
     let loop = EventLoop(name: "storehost")
     let counter = RevisionCounter()
     let store = Store(

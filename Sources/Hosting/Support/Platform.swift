@@ -23,6 +23,17 @@ enum Platform {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
   }
 
+  /// Keeps large buffers (a big collection's storage, a large scope's JSON) in malloc's heap
+  /// instead of giving each its own `mmap`: glibc maps every allocation above 128 KiB–32 MiB
+  /// afresh and unmaps it on free, so a state whose arrays are copied or regrown per action
+  /// paid a page fault per 4 KiB each time (seeding 20,000 to-dos: 6.3 s → 1.6 s). The heap
+  /// reuses freed blocks; memory still returns to the system when the heap's top is free.
+  static func tuneAllocator() {
+    #if canImport(Glibc)
+      _ = c_mallopt(mmapThresholdParameter, 32 << 20)
+    #endif
+  }
+
   /// The current time as ISO 8601 UTC with seconds, e.g. `2026-11-21T23:40:01Z`.
   static func utcTimestamp() -> String {
     var now = time(nil)
@@ -36,3 +47,11 @@ enum Platform {
       + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
   }
 }
+
+#if canImport(Glibc)
+  // mallopt(3) is declared in <malloc.h>, which the Glibc module does not import: declared by
+  // symbol name (two `int`s in, an `int` out: passed alike by the Swift and C conventions).
+  @_silgen_name("mallopt") private func c_mallopt(_ parameter: Int32, _ value: Int32) -> Int32
+  /// `M_MMAP_THRESHOLD` from <malloc.h>.
+  private let mmapThresholdParameter: Int32 = -3
+#endif
