@@ -4,9 +4,9 @@
 # Usage:  bench/compare.sh            (from anywhere; takes about 10–15 minutes)
 #   DURATION=5   seconds per run (≥ 5 for the issue's figures)
 #   RUNS=3       runs per load; the table shows the median
-#   SCALE_N="1000 5000"   to-do counts for load 6 (seeded through actions; 100,000 is out of
-#                reach: Todos inserts at index 0 and forEach rebuilds a Set of every id per
-#                action, so seeding is quadratic — 5,000 take 8–45 s here, 100,000 would take hours)
+#   SCALE_N="1000 100000"  to-do counts for load 6 (seeded through actions: Todos inserts each
+#                new item at index 0, which shifts the array, so seeding is quadratic — 100,000
+#                take about a minute here)
 #   SKIP_BUILD=1 reuse .build/release
 #   LOADS="1234 5 6"  which groups to run: loads 1–4, load 5, load 6 (all by default)
 #
@@ -39,7 +39,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DURATION="${DURATION:-5}"
 RUNS="${RUNS:-3}"
-SCALE_N="${SCALE_N:-1000 5000}"
+SCALE_N="${SCALE_N:-1000 100000}"
 LOADS="${LOADS:-1234 5 6}"
 wants() { [[ " $LOADS " == *" $1 "* ]]; }
 cd "$ROOT"
@@ -201,7 +201,8 @@ row("rps", round(actions / seconds, 1))
 row("p99", max(r["ack_p99_us"] for r in reports))
 row("list_bytes", round(stats["todos"]["bytes"] / max(actions, 1), 1))
 row("elem_bytes", round(stats["todos/" + watched]["bytes"] / max(actions, 1), 1))
-row("list_patches", round(stats["todos"]["patches"] / max(actions, 1), 3))
+row("list_patches", round(stats["todos"]["patches"] / max(actions, 1), 4))
+row("list_patch_count", stats["todos"]["patches"])
 row("errors", sum(r["errors"] for r in reports))
 PY
   done
@@ -227,7 +228,7 @@ def fmt(v, unit=""):
     if unit == "us": return "{:,.0f} µs".format(v)
     if unit == "B": return "{:,.1f} B".format(v)
     if unit == "MiB": return "{:,.1f} MiB".format(v / 1024)
-    return "{:,.2f}".format(v)
+    return "{:.3g}".format(v) if abs(v) < 1 else "{:,.2f}".format(v)
 def ratio(a, b, inverse=False):
     if a is None or b is None or a == 0 or b == 0: return "-"
     return "{:.2f}×".format(b / a if inverse else a / b)
@@ -249,6 +250,7 @@ for load in sorted({l for (l, _, _) in values if l.startswith("6n")}, key=lambda
                                 ("elem_bytes", "todos/{id} watcher patch B/action", "B"),
                                 ("list_bytes", "todos watcher patch B/action", "B"),
                                 ("list_patches", "todos watcher patches/action", ""),
+                                ("list_patch_count", "todos watcher patches per run", ""),
                                 ("seed_s", "seeding time (s)", ""),
                                 ("rss0", "host RSS at start", "MiB"), ("rss_seeded", "host RSS seeded", "MiB"),
                                 ("rss_after", "host RSS after load", "MiB")):
