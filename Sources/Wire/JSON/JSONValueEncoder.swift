@@ -222,7 +222,29 @@ final class ValueEncoder: Encoder {
     if T.self == Data.self { return .string((value as! Data).base64EncodedString()) }
     if T.self == URL.self { return .string((value as! URL).absoluteString) }
     if T.self == Decimal.self { return Self.box(value as! Decimal) }
+    if T.self == UUID.self { return .string(Self.uuidString(value as! UUID)) }
     return nil
+  }
+
+  /// `uuid.uuidString` (upper-case hex, 8-4-4-4-12), written directly: Foundation formats it
+  /// through `snprintf`, ~1.7 µs a UUID here, which dominated encoding an identified array.
+  static func uuidString(_ uuid: UUID) -> String {
+    let digits: StaticString = "0123456789ABCDEF"
+    return withUnsafeBytes(of: uuid.uuid) { bytes in
+      String(unsafeUninitializedCapacity: 36) { output in
+        var at = 0
+        for (index, byte) in bytes.enumerated() {
+          if index == 4 || index == 6 || index == 8 || index == 10 {
+            output[at] = UInt8(ascii: "-")
+            at += 1
+          }
+          output[at] = digits.utf8Start[Int(byte >> 4)]
+          output[at + 1] = digits.utf8Start[Int(byte & 0x0F)]
+          at += 2
+        }
+        return at
+      }
+    }
   }
 
   static func box(_ value: Double, path: () -> [any CodingKey]) throws -> JSON {

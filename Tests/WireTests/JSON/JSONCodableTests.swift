@@ -194,6 +194,19 @@ struct Manual: Codable, Equatable {
     #expect(try encoder.encode(Float(0.1)) == .double(0.1))
   }
 
+  @Test func uuidsAreWrittenAsFoundationWritesThem() throws {
+    var uuids = [
+      UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+      UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
+      self.id,
+    ]
+    uuids += (0..<1_000).map { _ in UUID() }
+    for uuid in uuids {
+      #expect(try JSONValueEncoder().encode(uuid) == .string(uuid.uuidString))
+    }
+    try self.expectMatchesFoundation(uuids)
+  }
+
   @Test func superEncoderMatchesFoundation() throws {
     let dog = Dog(name: "Rex", goodBoy: true)
     let ours = try JSONValueEncoder().encode(dog)
