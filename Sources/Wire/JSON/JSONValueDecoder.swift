@@ -87,6 +87,15 @@ final class ValueDecoder: Decoder {
   /// enough that linear lookups would add up (dictionaries decode every key of the object).
   private var objectIndex: [String: Int]?
 
+  /// Whether containers over `object` look keys up through ``index(of:)``.
+  static func usesIndex(_ object: JSONObject) -> Bool { object.count > 16 }
+
+  /// Whether `value` is an object that ``usesIndex(_:)-(JSONObject)``.
+  static func usesIndex(_ value: JSON) -> Bool {
+    if case .object(let object) = value { return Self.usesIndex(object) }
+    return false
+  }
+
   func index(of object: JSONObject) -> [String: Int] {
     if let index = self.objectIndex { return index }
     var index: [String: Int] = [:]
@@ -313,9 +322,13 @@ struct Level {
   }
 
   /// The level of a container nested at `key`, holding `value`. Only one key can wait in a
-  /// level; below that, the nested container gets a decoder after all.
+  /// level; below that, the nested container gets a decoder after all. So does an object large
+  /// enough to be looked up through an index, since the index is cached in the decoder of
+  /// that object's level and must not serve another object.
   func nested(_ value: JSON, at key: any CodingKey) -> Level {
-    if self.nestingKey == nil { return Level(decoder: self.decoder, nestingKey: key) }
+    if self.nestingKey == nil, !ValueDecoder.usesIndex(value) {
+      return Level(decoder: self.decoder, nestingKey: key)
+    }
     return self.child(value, at: key).level
   }
 
@@ -384,7 +397,8 @@ struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
   }
 
   private func lookup(_ key: Key) -> JSON? {
-    if self.object.count > 16 {
+    if ValueDecoder.usesIndex(self.object) {
+      // `Level.nested` gave this container a decoder of its own: the index is this object's.
       return self.level.decoder.index(of: self.object)[key.stringValue].map {
         self.object.storage[$0].value
       }

@@ -380,6 +380,37 @@ struct Manual: Codable, Equatable {
         == "a.b.c.1.1: expected string, found number")
   }
 
+  @Test func looksUpLargeNestedObjectsInTheirOwnIndex() throws {
+    /// Any name.
+    struct NameKey: CodingKey {
+      var stringValue: String
+      init(_ name: String) { self.stringValue = name }
+      init(stringValue: String) { self.stringValue = stringValue }
+      var intValue: Int? { nil }
+      init?(intValue: Int) { nil }
+    }
+    /// Reads one member of the large root, then one of each of two large nested objects.
+    struct Wide: Decodable {
+      var values: [Int]
+      init(from decoder: any Decoder) throws {
+        let root = try decoder.container(keyedBy: NameKey.self)
+        let a = try root.nestedContainer(keyedBy: NameKey.self, forKey: NameKey("a"))
+        let b = try root.nestedContainer(keyedBy: NameKey.self, forKey: NameKey("b"))
+        self.values = [
+          try root.decode(Int.self, forKey: NameKey("r3")),
+          try a.decode(Int.self, forKey: NameKey("k5")),
+          try b.decode(Int.self, forKey: NameKey("m7")),
+          try a.decode(Int.self, forKey: NameKey("k19")),
+        ]
+      }
+    }
+    func members(_ prefix: String, _ offset: Int) -> String {
+      (0..<20).map { "\"\(prefix)\($0)\":\($0 + offset)" }.joined(separator: ",")
+    }
+    let text = "{\(members("r", 0)),\"a\":{\(members("k", 0))},\"b\":{\(members("m", 100))}}"
+    #expect(try JSONValueDecoder().decode(Wide.self, from: JSON(parsing: text)).values == [3, 5, 107, 19])
+  }
+
   @Test func readsAllKeysOfEveryKeyType() throws {
     /// Any name is a key, lower-cased: larger than a byte, so never shared between decodes.
     struct LooseKey: CodingKey {
