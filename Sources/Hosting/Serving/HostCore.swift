@@ -159,6 +159,14 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   // MARK: - Requests
 
   private func handle(frame: ArraySlice<UInt8>, from session: Session<State, Action>) {
+    // The most frequent request, a `send` as clients write it, skips building its envelope;
+    // the general path below reads the same message from it.
+    if session.phase != .awaitingHello, case .send(let id, let scope, let action)? =
+      ClientMessage(compactSend: frame)
+    {
+      send(session, id: id, scope: scope, action: action)
+      return
+    }
     let json: JSON
     do {
       json = try JSON(parsing: frame)

@@ -153,3 +153,157 @@ public enum ClientMessage: Sendable, Hashable {
     }
   }
 }
+
+// MARK: - The compact send fast path
+
+extension ClientMessage {
+  /// Reads a `send` payload written in the usual compact shape without building its envelope:
+  /// only the action is parsed into a ``JSON`` value.
+  ///
+  /// ```swift
+  /// let message = try ClientMessage(compactSend: payload)
+  ///   ?? ClientMessage(json: JSON(parsing: payload))
+  /// ```
+  ///
+  /// The shape is the one ``encodeFrame(into:)`` writes: `type` first, then `id` (an integer or
+  /// `null`) if present, `scope`, `action`, in that order, with nothing after `action`;
+  /// whitespace between tokens is allowed. The scope must be printable ASCII without escapes.
+  /// Anything else — another type or order, an unknown member, a scope with escapes, invalid
+  /// JSON — gives `nil`, and the payload should go through ``JSON`` and ``init(json:)``, which
+  /// produce the same message for every payload this accepts and the errors for the rest.
+  ///
+  /// - Parameter payload: One frame's payload.
+  /// - Returns: The `send` message, or `nil` when the payload is not in the compact shape.
+  public init?(compactSend payload: UnsafeRawBufferPointer) {
+    guard let message = CompactSendReader.read(payload) else { return nil }
+    self = message
+  }
+
+  /// Reads a `send` payload in the compact shape; see ``init(compactSend:)-(UnsafeRawBufferPointer)``.
+  ///
+  /// - Parameter payload: One frame's payload, e.g. a slice returned by
+  ///   ``FrameDecoder/nextFrame()``.
+  /// - Returns: The `send` message, or `nil` when the payload is not in the compact shape.
+  public init?(compactSend payload: ArraySlice<UInt8>) {
+    guard let message = payload.withUnsafeBytes({ CompactSendReader.read($0) }) else {
+      return nil
+    }
+    self = message
+  }
+}
+
+/// The reader behind ``ClientMessage/init(compactSend:)-(UnsafeRawBufferPointer)``: a cursor
+/// over the envelope's bytes that gives up (`nil`) at the first thing it does not expect.
+private struct CompactSendReader {
+  let bytes: UnsafeRawBufferPointer
+  var position = 0
+
+  static func read(_ payload: UnsafeRawBufferPointer) -> ClientMessage? {
+    var reader = CompactSendReader(bytes: payload)
+    return reader.readSend()
+  }
+
+  private mutating func readSend() -> ClientMessage? {
+    guard self.take("{"), self.take(#""type""#), self.take(":"), self.take(#""send""#),
+      self.take(",")
+    else { return nil }
+    var id: Int64?
+    if self.take(#""id""#) {
+      guard self.take(":") else { return nil }
+      if self.take("null") {
+        id = nil
+      } else {
+        guard let integer = self.integer() else { return nil }
+        id = integer
+      }
+      guard self.take(",") else { return nil }
+    }
+    guard self.take(#""scope""#), self.take(":"), let scope = self.plainString(),
+      self.take(","), self.take(#""action""#), self.take(":")
+    else { return nil }
+    // The action runs to the envelope's closing brace, the last byte but whitespace. If that
+    // span is not exactly one JSON value, the envelope was not in the compact shape (or not
+    // JSON at all). The envelope is one level of nesting, so the action gets one level less.
+    self.skipWhitespace()
+    var end = self.bytes.count
+    while end > self.position, Self.isWhitespace(self.bytes[end - 1]) { end -= 1 }
+    guard end > self.position, self.bytes[end - 1] == UInt8(ascii: "}") else { return nil }
+    let span = UnsafeRawBufferPointer(rebasing: self.bytes[self.position..<end - 1])
+    guard !span.isEmpty,
+      let action = try? JSON(parsing: span, maxDepth: JSON.defaultMaxDepth - 1)
+    else { return nil }
+    return .send(id: id, scope: scope, action: action)
+  }
+
+  private static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+  }
+
+  private mutating func skipWhitespace() {
+    while self.position < self.bytes.count, Self.isWhitespace(self.bytes[self.position]) {
+      self.position += 1
+    }
+  }
+
+  /// Skips whitespace, then `token` if it comes next.
+  @inline(__always)
+  private mutating func take(_ token: StaticString) -> Bool {
+    self.skipWhitespace()
+    let count = token.utf8CodeUnitCount
+    guard self.bytes.count - self.position >= count else { return false }
+    let start = token.utf8Start
+    var offset = 0
+    while offset < count {
+      guard self.bytes[self.position + offset] == start[offset] else { return false }
+      offset += 1
+    }
+    self.position += count
+    return true
+  }
+
+  /// An integer in JSON's grammar that surely fits `Int64` (at most 18 digits).
+  private mutating func integer() -> Int64? {
+    var index = self.position
+    let negative = index < self.bytes.count && self.bytes[index] == UInt8(ascii: "-")
+    if negative { index += 1 }
+    let first = index
+    var value: Int64 = 0
+    while index < self.bytes.count, case let digit = self.bytes[index] &- UInt8(ascii: "0"),
+      digit < 10
+    {
+      value = value * 10 + Int64(digit)
+      index += 1
+    }
+    let digits = index - first
+    // No digits, a leading zero, or too many digits to be sure: not for the fast path.
+    guard digits > 0, digits <= 18, digits == 1 || self.bytes[first] != UInt8(ascii: "0")
+    else { return nil }
+    // A fraction or exponent makes it a double.
+    if index < self.bytes.count,
+      self.bytes[index] == UInt8(ascii: ".") || self.bytes[index] | 0x20 == UInt8(ascii: "e")
+    {
+      return nil
+    }
+    self.position = index
+    return negative ? -value : value
+  }
+
+  /// A string of printable ASCII without escapes.
+  private mutating func plainString() -> String? {
+    guard self.take(#"""#) else { return nil }
+    let start = self.position
+    while self.position < self.bytes.count {
+      let byte = self.bytes[self.position]
+      if byte == UInt8(ascii: "\"") {
+        let string = String(
+          decoding: UnsafeRawBufferPointer(rebasing: self.bytes[start..<self.position]),
+          as: UTF8.self)
+        self.position += 1
+        return string
+      }
+      guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+      self.position += 1
+    }
+    return nil
+  }
+}

@@ -28,10 +28,12 @@ func fuzzOne(_ data: UnsafeRawBufferPointer) {
   guard !data.isEmpty else { return }
   // The whole input as a JSON text, then as a framed byte stream.
   if let json = fuzzParseJSON(data) { fuzzMessages(json) }
+  fuzzCompactSend(data)
   let frames = fuzzFraming(data)
   for frame in frames {
     let json = frame.withUnsafeBytes { fuzzParseJSON($0) }
     if let json { fuzzMessages(json) }
+    frame.withUnsafeBytes { fuzzCompactSend($0) }
   }
   var recipe = FuzzJSONRecipe(data)
   while let json = recipe.nextMessage() { fuzzMessages(json) }
@@ -80,7 +82,55 @@ private func fuzzFraming(_ data: UnsafeRawBufferPointer) -> [[UInt8]] {
   return buffered
 }
 
+/// The compact-send fast path must agree with the general path on every payload it accepts.
+private func fuzzCompactSend(_ payload: UnsafeRawBufferPointer) {
+  guard let fast = ClientMessage(compactSend: payload) else { return }
+  guard let json = try? JSON(parsing: payload), let message = try? ClientMessage(json: json) else {
+    preconditionFailure("the compact-send path accepted a payload the general path rejects")
+  }
+  precondition(fast == message, "the compact-send path read \(fast), the general path \(message)")
+  if case .send(_, _, let action) = message { fuzzDecodeAction(action) }
+}
+
+/// A feature action of the kind hosts decode from `send` messages.
+private indirect enum FuzzAction: Decodable, Equatable {
+  case increment
+  case set(Int)
+  case rename(String, note: String?)
+  case nested(FuzzAction?)
+  case many([FuzzAction])
+  case flags([String: Bool])
+}
+
+/// Decodes `json` with ``JSONValueDecoder``: twice (the second decode may use keys the first
+/// one resolved), agreeing with itself, and with an error path that stays inside `json`.
+private func fuzzDecodeAction(_ json: JSON) {
+  let decoder = JSONValueDecoder()
+  let first = Result { () throws(JSONDecodingError) in try decoder.decode(FuzzAction.self, from: json) }
+  let second = Result { () throws(JSONDecodingError) in try decoder.decode(FuzzAction.self, from: json) }
+  switch (first, second) {
+  case (.success(let a), .success(let b)): precondition(a == b, "two decodes disagree")
+  case (.failure(let a), .failure(let b)): precondition(a == b, "two decodes fail differently")
+  default: preconditionFailure("one decode failed and the other did not")
+  }
+  guard case .failure(let error) = first else { return }
+  // All of the path but its last key must exist in `json` (the last may be the missing one).
+  var current = json
+  for component in error.path.dropLast() {
+    switch current {
+    case .object(let object) where object[component] != nil: current = object[component]!
+    case .array(let elements):
+      guard let index = Int(component), elements.indices.contains(index) else {
+        preconditionFailure("the error path \(error.path) leaves the value")
+      }
+      current = elements[index]
+    default: preconditionFailure("the error path \(error.path) leaves the value")
+    }
+  }
+}
+
 private func fuzzMessages(_ json: JSON) {
+  fuzzDecodeAction(json)
   do {
     let message = try ClientMessage(json: json)
     let again: ClientMessage

@@ -340,6 +340,135 @@ struct Manual: Codable, Equatable {
     #expect(JSONDecodingError(path: [], reason: "expected object").description == "expected object")
   }
 
+  @Test func namesPathsThroughEnumsInsideEnums() throws {
+    // Enum cases open containers with nestedContainer(keyedBy:forKey:), which have no decoder
+    // of their own; the paths below them must still be complete.
+    #expect(
+      try self.decodingError(AppAction.self, #"{"pair":{"_0":1,"_1":2}}"#)
+        == "pair._1: expected string, found number")
+    #expect(
+      try self.decodingError(AppAction.self, #"{"counter":{"_0":{"labeled":{"value":true}}}}"#)
+        == "counter._0.labeled.value: expected integer, found bool")
+    #expect(
+      try self.decodingError(AppAction.self, #"{"counter":{"_0":{"set":[]}}}"#)
+        == "counter._0.set: expected object, found array")
+    #expect(
+      try self.decodingError(AppAction.self, #"{"counter":{"_0":{"zap":{}}}}"#)
+        == "counter._0: unknown case 'zap'")
+  }
+
+  @Test func reportsCodingPathsOfNestedContainers() throws {
+    /// Records the coding path of every container and decoder it opens, three levels deep.
+    struct Deep: Decodable {
+      enum Key: String, CodingKey { case a, b, c, d }
+      var paths: [String] = []
+      init(from decoder: any Decoder) throws {
+        func record(_ path: [any CodingKey]) {
+          self.paths.append(JSONDecodingError.render(path).joined(separator: "."))
+        }
+        let root = try decoder.container(keyedBy: Key.self)
+        let a = try root.nestedContainer(keyedBy: Key.self, forKey: .a)
+        record(a.codingPath)
+        let b = try a.nestedContainer(keyedBy: Key.self, forKey: .b)
+        record(b.codingPath)
+        var c = try b.nestedUnkeyedContainer(forKey: .c)
+        record(c.codingPath)
+        let element = try c.nestedContainer(keyedBy: Key.self)
+        record(element.codingPath)
+        record(try element.superDecoder(forKey: .d).codingPath)
+        record(try element.superDecoder().codingPath)
+        var inner = try c.nestedUnkeyedContainer()
+        record(inner.codingPath)
+        _ = try inner.decode(Int.self)
+        _ = try inner.decode(String.self)
+      }
+    }
+    let json = try JSON(parsing: #"{"a":{"b":{"c":[{"d":1},[1,"s"]]}}}"#)
+    #expect(
+      try JSONValueDecoder().decode(Deep.self, from: json).paths == [
+        "a", "a.b", "a.b.c", "a.b.c.0", "a.b.c.0.d", "a.b.c.0.super", "a.b.c.1",
+      ])
+    #expect(
+      try self.decodingError(Deep.self, #"{"a":{"b":{"c":[{"d":1},[1,2]]}}}"#)
+        == "a.b.c.1.1: expected string, found number")
+  }
+
+  @Test func looksUpLargeNestedObjectsInTheirOwnIndex() throws {
+    /// Any name.
+    struct NameKey: CodingKey {
+      var stringValue: String
+      init(_ name: String) { self.stringValue = name }
+      init(stringValue: String) { self.stringValue = stringValue }
+      var intValue: Int? { nil }
+      init?(intValue: Int) { nil }
+    }
+    /// Reads one member of the large root, then one of each of two large nested objects.
+    struct Wide: Decodable {
+      var values: [Int]
+      init(from decoder: any Decoder) throws {
+        let root = try decoder.container(keyedBy: NameKey.self)
+        let a = try root.nestedContainer(keyedBy: NameKey.self, forKey: NameKey("a"))
+        let b = try root.nestedContainer(keyedBy: NameKey.self, forKey: NameKey("b"))
+        self.values = [
+          try root.decode(Int.self, forKey: NameKey("r3")),
+          try a.decode(Int.self, forKey: NameKey("k5")),
+          try b.decode(Int.self, forKey: NameKey("m7")),
+          try a.decode(Int.self, forKey: NameKey("k19")),
+        ]
+      }
+    }
+    func members(_ prefix: String, _ offset: Int) -> String {
+      (0..<20).map { "\"\(prefix)\($0)\":\($0 + offset)" }.joined(separator: ",")
+    }
+    let text = "{\(members("r", 0)),\"a\":{\(members("k", 0))},\"b\":{\(members("m", 100))}}"
+    #expect(try JSONValueDecoder().decode(Wide.self, from: JSON(parsing: text)).values == [3, 5, 107, 19])
+  }
+
+  @Test func readsAllKeysOfEveryKeyType() throws {
+    /// Any name is a key, lower-cased: larger than a byte, so never shared between decodes.
+    struct LooseKey: CodingKey {
+      var stringValue: String
+      init(stringValue: String) { self.stringValue = stringValue.lowercased() }
+      var intValue: Int? { nil }
+      init?(intValue: Int) { nil }
+    }
+    /// One byte, with a catch-all case whose name differs from the names it accepts.
+    enum SmallKey: CodingKey {
+      case known, other
+      init?(stringValue: String) { self = stringValue == "known" ? .known : .other }
+      var stringValue: String { self == .known ? "known" : "other" }
+      init?(intValue: Int) { nil }
+      var intValue: Int? { nil }
+    }
+    struct Keys: Decodable {
+      var loose: [String]
+      var small: [String]
+      init(from decoder: any Decoder) throws {
+        self.loose = try decoder.container(keyedBy: LooseKey.self).allKeys.map(\.stringValue)
+        self.small = try decoder.container(keyedBy: SmallKey.self).allKeys.map(\.stringValue)
+      }
+    }
+    // Twice each, so that the second decode may use what the first one remembered.
+    for _ in 0..<2 {
+      for (text, loose, small) in [
+        (#"{"Known":1}"#, ["known"], ["other"]), (#"{"known":1}"#, ["known"], ["known"]),
+        (#"{"zzz":1}"#, ["zzz"], ["other"]), (#"{"known":1,"B":2}"#, ["known", "b"], ["known", "other"]),
+      ] {
+        let keys = try JSONValueDecoder().decode(Keys.self, from: JSON(parsing: text))
+        #expect(keys.loose == loose && keys.small == small, "\(text)")
+      }
+    }
+    // Two enums with a case of the same name keep their own keys.
+    enum Left: Codable, Equatable { case same, left }
+    enum Right: Codable, Equatable { case right, same(Int) }
+    for _ in 0..<2 {
+      #expect(try JSONValueDecoder().decode(Left.self, from: JSON(parsing: #"{"same":{}}"#)) == .same)
+      #expect(
+        try JSONValueDecoder().decode(Right.self, from: JSON(parsing: #"{"same":{"_0":1}}"#))
+          == .same(1))
+    }
+  }
+
   @Test func mapsErrorsFromCustomCode() throws {
     struct Strict: Decodable {
       init(from decoder: any Decoder) throws {

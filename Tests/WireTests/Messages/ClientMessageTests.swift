@@ -167,6 +167,92 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
     #expect(payload.text.contains(#"q\"uo\\te\n\t\u0001\u001fé🎉/"#))
     #expect(try ClientMessage(json: payload.json) == message)
   }
+
+  // MARK: The compact send fast path
+
+  /// `ClientMessage(compactSend:)` for `text`, checked against the general path when it reads
+  /// a message.
+  func compactSend(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+    -> ClientMessage?
+  {
+    let fast = ClientMessage(compactSend: ArraySlice(text.utf8))
+    if let fast {
+      #expect(
+        try ClientMessage(json: JSON(parsing: text)) == fast, "\(text)",
+        sourceLocation: sourceLocation)
+    }
+    return fast
+  }
+
+  @Test(arguments: ClientMessageTests.cases)
+  func readsEveryEncodedSendOnTheFastPath(message: ClientMessage, text: String) throws {
+    var out: [UInt8] = []
+    message.encodeFrame(into: &out)
+    let fast = ClientMessage(compactSend: out[4...])
+    if case .send = message {
+      #expect(fast == message)
+    } else {
+      #expect(fast == nil)
+    }
+  }
+
+  @Test func readsCompactSendsWithWhitespaceAndEdgeValues() throws {
+    #expect(
+      try self.compactSend(
+        " {\n \"type\" : \"send\" ,\t\"id\":-12 , \"scope\":\"todos/0B9E\",\"action\": [1, {\"a\":null}] }\r\n"
+      ) == .send(id: -12, scope: "todos/0B9E", action: .array([.int(1), .object(["a": .null])])))
+    #expect(
+      try self.compactSend(#"{"type":"send","id":null,"scope":"","action":null}"#)
+        == .send(id: nil, scope: "", action: .null))
+    #expect(
+      try self.compactSend(#"{"type":"send","id":-0,"scope":"a","action":"}"}"#)
+        == .send(id: 0, scope: "a", action: .string("}")))
+    #expect(
+      try self.compactSend(#"{"type":"send","id":999999999999999999,"scope":"a","action":{}}"#)
+        == .send(id: 999_999_999_999_999_999, scope: "a", action: .object([:])))
+  }
+
+  @Test func leavesEverythingElseToTheGeneralPath() throws {
+    for text in [
+      #"{"type":"get","id":1,"scope":"a"}"#,  // another type
+      #"{"id":1,"type":"send","scope":"a","action":{}}"#,  // another order
+      #"{"type":"send","scope":"a","id":1,"action":{}}"#,
+      #"{"type":"send","id":1,"scope":"a","action":{},"x":1}"#,  // a member after the action
+      #"{"type":"send","id":1,"scope":"a","action":{},"action":{"b":{}}}"#,  // a repeated one
+      #"{"type":"send","id":1,"x":2,"scope":"a","action":{}}"#,  // an unknown member
+      #"{"type":"send","id":1,"scope":"a"}"#,  // no action
+      #"{"type":"send","id":1,"scope":"a","action":}"#,
+      #"{"type":"send","id":1.0,"scope":"a","action":{}}"#,  // numbers for the general parser
+      #"{"type":"send","id":1e2,"scope":"a","action":{}}"#,
+      #"{"type":"send","id":07,"scope":"a","action":{}}"#,
+      #"{"type":"send","id":"7","scope":"a","action":{}}"#,
+      #"{"type":"send","id":1234567890123456789,"scope":"a","action":{}}"#,
+      #"{"type":"send","id":-,"scope":"a","action":{}}"#,
+      #"{"type":"send","id":1,"scope":"a\/b","action":{}}"#,  // escapes and non-ASCII scopes
+      #"{"type":"send","id":1,"scope":"é","action":{}}"#,
+      #"{"type":"send","id":1,"scope":7,"action":{}}"#,
+      #"{"type":"send","id":1,"scope":"a","action":{"b":}}"#,  // not JSON
+      #"{"type":"send","id":1,"scope":"a","action":{"b":1}"#,
+      #"{"type":"send","id":1,"scope":"a","action":{}} x"#,
+      #"{"type":"sendx","id":1,"scope":"a","action":{}}"#,
+      #"{"type":"send""#, "", "{",
+    ] {
+      #expect(try self.compactSend(text) == nil, "\(text)")
+    }
+  }
+
+  @Test func keepsTheGeneralPathsDepthLimit() throws {
+    // The envelope is one level: an action may nest one level less than a whole payload.
+    let depth = JSON.defaultMaxDepth - 1
+    let deepest = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+    let tooDeep = "[" + deepest + "]"
+    #expect(
+      try self.compactSend(#"{"type":"send","scope":"a","action":"# + deepest + "}") != nil)
+    #expect(try self.compactSend(#"{"type":"send","scope":"a","action":"# + tooDeep + "}") == nil)
+    #expect(throws: JSONParseError.self) {
+      try JSON(parsing: #"{"type":"send","scope":"a","action":"# + tooDeep + "}")
+    }
+  }
 }
 
 @Suite struct ErrorCodeTests {
