@@ -252,6 +252,15 @@ struct ServingTests {
   @Test func hostFiguresArePushedWithEachNewRevision() throws {
     let watcher = try WireClient(path: host.socketPath)
     try watcher.hello()
+    // The host loads the shop's catalog at start, through an effect; on a busy machine that
+    // can finish after the subscription. Let it finish first: no action may happen below.
+    var loaded = false
+    for attempt in 1...250 where !loaded {
+      let products = try watcher.request(#"{"type":"get","id":\#(100 + attempt),"scope":"shop/products"}"#)
+      loaded = !(products["state"]?["products"]?.array?.isEmpty ?? true)
+      if !loaded { Thread.sleep(forTimeInterval: 0.02) }
+    }
+    #expect(loaded, "the shop's catalog loads at start")
     var mirror = try Mirror(subscribed: watcher.request(#"{"type":"subscribe","id":1,"scope":"_host"}"#))
     // Uptime moves, but no action happens: no patch (a patch's rev always passes its base).
     #expect(throws: HarnessError.self) { try watcher.next(timeout: 2.5) }
