@@ -77,7 +77,7 @@ struct JSONWriter: ~Copyable {
     let newCapacity = Swift.max(self.capacity * 2, self.count + extra, 32 * 1024)
     if self.ownsBase {
       guard let grown = realloc(self.base, newCapacity) else { fatalError("out of memory") }
-      self.base = grown.assumingMemoryBound(to: UInt8.self)
+      self.base = grown.bindMemory(to: UInt8.self, capacity: newCapacity)
     } else {
       // The stack buffer is full: the text is long, so continue on the heap.
       guard let allocated = malloc(newCapacity) else { fatalError("out of memory") }
