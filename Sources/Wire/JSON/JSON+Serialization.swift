@@ -18,28 +18,21 @@ extension JSON {
   ///
   /// - Parameter buffer: The buffer to append to.
   public func serialize(into buffer: inout [UInt8]) {
-    JSONWriter.withWriter { writer in
-      writer.write(self)
-      writer.append(to: &buffer)
-    }
+    JSONWriter.withWriter(appendingTo: &buffer) { writer in writer.write(self) }
   }
 
   /// The compact JSON text of this value as UTF-8 bytes.
   ///
   /// - Returns: The bytes that ``serialize(into:)`` would append to an empty buffer.
   public func serialized() -> [UInt8] {
-    JSONWriter.withWriter { writer in
-      writer.write(self)
-      return writer.bytes()
-    }
+    var bytes: [UInt8] = []
+    self.serialize(into: &bytes)
+    return bytes
   }
 
   /// The compact JSON text of this value, e.g. `{"count":3}`.
   public var compactString: String {
-    JSONWriter.withWriter { writer in
-      writer.write(self)
-      return writer.string()
-    }
+    String(decoding: self.serialized(), as: UTF8.self)
   }
 
   /// Human-readable JSON text: one member or element per line, indented by two spaces, with
@@ -57,9 +50,8 @@ extension JSON {
   ///
   /// - Returns: The text, without a trailing newline.
   public func prettyPrinted() -> String {
-    JSONWriter.withWriter { writer in
-      writer.writePretty(self, indent: 0)
-      return writer.string()
-    }
+    var bytes: [UInt8] = []
+    JSONWriter.withWriter(appendingTo: &bytes) { writer in writer.writePretty(self, indent: 0) }
+    return String(decoding: bytes, as: UTF8.self)
   }
 }

@@ -123,7 +123,11 @@ struct JSONParser: ~Copyable {
           continue
         }
       case Self.quote:
-        value = .string(try self.parseString().string)
+        if let short = self.parseShortString() {
+          value = .string(short.string)
+        } else {
+          value = .string(try self.parseString().string)
+        }
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
         value = try self.parseNumber()
       case UInt8(ascii: "t"):
@@ -193,7 +197,13 @@ struct JSONParser: ~Copyable {
     guard self.position < self.end, self.byte(self.position) == Self.quote else {
       throw self.unexpected(expecting: "a string key")
     }
-    let (key, fingerprint) = try self.parseString()
+    let key: String
+    let fingerprint: UInt64
+    if let short = self.parseShortString() {
+      (key, fingerprint) = short
+    } else {
+      (key, fingerprint) = try self.parseString()
+    }
     self.fingerprints.push(fingerprint)
     self.skipWhitespace()
     guard self.position < self.end, self.byte(self.position) == UInt8(ascii: ":") else {
@@ -279,6 +289,35 @@ struct JSONParser: ~Copyable {
   }
 
   // MARK: - Strings
+
+  /// The common case of ``parseString()`` without its loops: an ASCII string of at most 15
+  /// bytes without escapes, whose closing quote lies within the 16 bytes after the opening one.
+  /// Returns `nil`, without moving, for anything else.
+  @inline(__always)
+  private mutating func parseShortString() -> (string: String, fingerprint: UInt64)? {
+    let start = self.position &+ 1
+    guard self.smallStrings, start &+ 16 <= self.end else { return nil }
+    let raw = UnsafeRawPointer(self.base + start)
+    var low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+    var high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+    let lowFlags = Self.specialBytes(low)
+    let count: Int
+    if lowFlags != 0 {
+      count = lowFlags.trailingZeroBitCount &>> 3
+      guard self.byte(start &+ count) == Self.quote else { return nil }
+      low &= (1 &<< UInt64(truncatingIfNeeded: count &* 8)) &- 1
+      high = 0
+    } else {
+      let highFlags = Self.specialBytes(high)
+      // A quote at byte 16 would make a 16-byte string, too long to be small.
+      guard highFlags != 0 else { return nil }
+      count = 8 &+ highFlags.trailingZeroBitCount &>> 3
+      guard count < 16, self.byte(start &+ count) == Self.quote else { return nil }
+      high &= (1 &<< UInt64(truncatingIfNeeded: (count &- 8) &* 8)) &- 1
+    }
+    self.position = start &+ count &+ 1
+    return (SmallString.make(low: low, high: high, count: count), Self.fingerprint(low, high, count))
+  }
 
   /// Parses a string starting at its opening quote; returns it with its key fingerprint.
   private mutating func parseString() throws(JSONParseError) -> (
@@ -640,6 +679,10 @@ struct JSONParser: ~Copyable {
       } else {
         double *= Self.exactPowersOfTen[decimalExponent]
       }
+      return .double(negative ? -double : double)
+    }
+    if exact && significand > (1 << 53) && decimalExponent >= -19 && decimalExponent < 0 {
+      let double = LongDecimal.quotient(significand, dividedByPowerOfTenTo: -decimalExponent)
       return .double(negative ? -double : double)
     }
     return try self.parseDoubleSlowly(from: start)

@@ -1,65 +1,91 @@
-/// Writes JSON text into a growable byte buffer through raw pointers: one capacity check per
-/// token instead of one per byte, and short strings copied a word at a time.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes JSON text through raw pointers: one capacity check per token instead of one per byte,
+/// and short strings copied a word at a time.
+///
+/// Text is written into a buffer that starts on the stack. When it fills, its bytes go to the
+/// output array if that has room for them (a reused buffer: the writer then copies the text
+/// once and allocates nothing); otherwise the buffer grows with `realloc`, and the output grows
+/// once, to the exact size, at the end. Growing by `realloc` rather than by allocating, copying
+/// and freeing matters for large texts: at megabytes, `malloc` hands out fresh pages each time,
+/// whose page faults used to cost more than the writing itself, while `realloc` remaps the
+/// pages it already has.
 struct JSONWriter: ~Copyable {
   private var base: UnsafeMutablePointer<UInt8>
   private var count = 0
   private var capacity: Int
   /// ``SmallString/isAvailable``, read once per writer.
   private let smallStrings = SmallString.isAvailable
-
-  /// Whether `base` came from `allocate` (and not from the caller's temporary memory).
+  /// Whether `base` came from `malloc` (and not from the caller's temporary memory).
   private var ownsBase = false
+  /// Where the text goes; complete only after ``finish()``.
+  private var output: [UInt8] = []
 
-  /// A writer that starts in `capacity` bytes of caller-owned memory at `initialBuffer`,
-  /// which must outlive it, and moves to the heap if it needs more.
-  init(initialBuffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
+  /// A writer that starts in `capacity` bytes of caller-owned memory at `initialBuffer`, which
+  /// must outlive it.
+  private init(initialBuffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
     self.base = initialBuffer
     self.capacity = capacity
   }
 
-  deinit { if self.ownsBase { self.base.deallocate() } }
+  deinit { if self.ownsBase { free(self.base) } }
 
-  /// Runs `body` with a writer whose first kilobyte lives on the stack.
-  static func withWriter<R>(_ body: (inout JSONWriter) -> R) -> R {
+  /// Runs `body` with a writer that appends to `output` and whose first kilobyte lives on the
+  /// stack.
+  static func withWriter<R>(appendingTo output: inout [UInt8], _ body: (inout JSONWriter) -> R)
+    -> R
+  {
+    // Up to 1024 bytes, `withUnsafeTemporaryAllocation` uses the stack without asking the
+    // system for the stack's bounds.
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { buffer in
       var writer = JSONWriter(initialBuffer: buffer.baseAddress.unsafelyUnwrapped, capacity: 1024)
-      return body(&writer)
+      // Moved in and out rather than copied, so that appending never copies the caller's bytes.
+      swap(&writer.output, &output)
+      let result = body(&writer)
+      writer.finish()
+      swap(&writer.output, &output)
+      return result
     }
   }
 
-  /// Appends what was written to `buffer`.
-  func append(to buffer: inout [UInt8]) {
-    buffer.append(contentsOf: UnsafeBufferPointer(start: self.base, count: self.count))
-  }
-
-  /// What was written, as a new array.
-  func bytes() -> [UInt8] {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(self.count)
-    self.append(to: &bytes)
-    return bytes
-  }
-
-  /// What was written, as a string (always valid UTF-8).
-  func string() -> String {
-    String(decoding: UnsafeBufferPointer(start: self.base, count: self.count), as: UTF8.self)
+  /// Moves everything written to `output`.
+  private mutating func finish() {
+    self.output.append(contentsOf: UnsafeBufferPointer(start: self.base, count: self.count))
+    self.count = 0
   }
 
   // MARK: - Raw output
 
-  /// Makes room for `extra` more bytes.
+  /// Makes room for `extra` more bytes in the buffer.
   @inline(__always)
   private mutating func reserve(_ extra: Int) {
-    if self.count &+ extra > self.capacity { self.grow(extra) }
+    if self.count &+ extra > self.capacity { self.makeRoom(extra) }
   }
 
-  private mutating func grow(_ extra: Int) {
-    let newCapacity = Swift.max(self.capacity * 2, self.count + extra)
-    let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-    newBase.initialize(from: self.base, count: self.count)
-    if self.ownsBase { self.base.deallocate() }
-    self.ownsBase = true
-    self.base = newBase
+  /// Empties the buffer into `output`, or else grows it, so that `extra` more bytes fit.
+  @inline(never)
+  private mutating func makeRoom(_ extra: Int) {
+    if self.ownsBase && self.output.capacity - self.output.count >= self.count {
+      self.output.append(contentsOf: UnsafeBufferPointer(start: self.base, count: self.count))
+      self.count = 0
+      if extra <= self.capacity { return }
+    }
+    let newCapacity = Swift.max(self.capacity * 2, self.count + extra, 32 * 1024)
+    if self.ownsBase {
+      guard let grown = realloc(self.base, newCapacity) else { fatalError("out of memory") }
+      self.base = grown.bindMemory(to: UInt8.self, capacity: newCapacity)
+    } else {
+      // The stack buffer is full: the text is long, so continue on the heap.
+      guard let allocated = malloc(newCapacity) else { fatalError("out of memory") }
+      let newBase = allocated.bindMemory(to: UInt8.self, capacity: newCapacity)
+      newBase.initialize(from: self.base, count: self.count)
+      self.base = newBase
+      self.ownsBase = true
+    }
     self.capacity = newCapacity
   }
 
@@ -85,7 +111,7 @@ struct JSONWriter: ~Copyable {
   // MARK: - Values
 
   /// Writes `value` compactly.
-  mutating func write(_ value: JSON) {
+  mutating func write(_ value: borrowing JSON) {
     switch value {
     case .null: self.literal("null")
     case .bool(let bool): self.literal(bool ? "true" : "false")
@@ -94,22 +120,19 @@ struct JSONWriter: ~Copyable {
     case .string(let string): self.string(string)
     case .array(let elements):
       self.byte(UInt8(ascii: "["))
-      var first = true
-      for element in elements {
-        if !first { self.byte(UInt8(ascii: ",")) }
-        first = false
-        self.write(element)
+      for index in elements.indices {
+        if index > 0 { self.byte(UInt8(ascii: ",")) }
+        self.write(elements[index])
       }
       self.byte(UInt8(ascii: "]"))
     case .object(let object):
       self.byte(UInt8(ascii: "{"))
-      var first = true
-      for member in object.storage {
-        if !first { self.byte(UInt8(ascii: ",")) }
-        first = false
-        self.string(member.key)
+      let members = object.storage
+      for index in members.indices {
+        if index > 0 { self.byte(UInt8(ascii: ",")) }
+        self.string(members[index].key)
         self.byte(UInt8(ascii: ":"))
-        self.write(member.value)
+        self.write(members[index].value)
       }
       self.byte(UInt8(ascii: "}"))
     }
@@ -197,6 +220,19 @@ struct JSONWriter: ~Copyable {
     self.count &+= length
   }
 
+  /// Writes `value` in `width` digits, with leading zeros; `value` must fit.
+  private mutating func digits(_ value: UInt64, width: Int) {
+    var value = value
+    self.reserve(width)
+    var position = self.count &+ width
+    while position > self.count {
+      position &-= 1
+      self.base[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+      value /= 10
+    }
+    self.count &+= width
+  }
+
   /// Writes the shortest text that parses back to `value`, keeping it recognisably a double;
   /// non-finite values (which JSON cannot express) become `null`.
   mutating func double(_ value: Double) {
@@ -204,34 +240,71 @@ struct JSONWriter: ~Copyable {
       self.literal("null")
       return
     }
-    // Integral values below 1e15 print as "<digits>.0", as `description` does, without
-    // building a String.
-    if value.magnitude < 1e15 && value == value.rounded(.towardZero) {
+    let magnitude = value.magnitude
+    // Integral values below 1e15 print as "<digits>.0", as `description` does.
+    if magnitude < 1e15 && magnitude == magnitude.rounded(.towardZero) {
       if value.sign == .minus { self.byte(UInt8(ascii: "-")) }
-      self.digits(UInt64(value.magnitude))
+      self.digits(UInt64(magnitude))
       self.literal(".0")
       return
     }
-    // `description` is the shortest round-tripping form and always JSON-compatible once
-    // finite ("0.1", "1e+300", "5e-324"); only drop the exponent's leading zeros ("1.5e-07").
-    var text = value.description
-    text.withUTF8 { utf8 in
-      let base = utf8.baseAddress.unsafelyUnwrapped
-      guard let e = utf8.firstIndex(of: UInt8(ascii: "e")) else {
-        self.bytes(base, utf8.count)
-        return
-      }
-      var digitsStart = e + 1
-      if utf8[digitsStart] == UInt8(ascii: "-") || utf8[digitsStart] == UInt8(ascii: "+") {
-        digitsStart += 1
-      }
-      var firstSignificant = digitsStart
-      while firstSignificant < utf8.count - 1 && utf8[firstSignificant] == UInt8(ascii: "0") {
-        firstSignificant += 1
-      }
-      self.bytes(base, digitsStart)
-      self.bytes(base + firstSignificant, utf8.count - firstSignificant)
+    // Most other doubles in documents have few digits ("485.26"); see ShortDecimal for why
+    // this is the same text as `description`.
+    if let (significand, fractionDigits) = ShortDecimal.parts(magnitude) {
+      if value.sign == .minus { self.byte(UInt8(ascii: "-")) }
+      let scale = Self.powersOfTen[fractionDigits]
+      self.digits(significand / scale)
+      self.byte(UInt8(ascii: "."))
+      self.digits(significand % scale, width: fractionDigits)
+      return
     }
+    self.shortestDouble(value)
+  }
+
+  /// 10^0 through 10^15.
+  private static let powersOfTen: [UInt64] = (0...15).map { power in
+    (0..<power).reduce(1) { result, _ in result * 10 }
+  }
+
+  /// Writes the standard library's shortest round-tripping text of a finite `value`, which is
+  /// always JSON-compatible ("0.1", "1e+300", "5e-324") once the exponent's leading zeros are
+  /// dropped ("1.5e-07" becomes "1.5e-7").
+  private mutating func shortestDouble(_ value: Double) {
+    // `write(to:)` produces the same text as `description` without building a String: it
+    // hands its stack buffer to `_writeASCII`.
+    var text = ShortText()
+    value.write(to: &text)
+    guard !text.overflowed else {
+      // Never longer than 24 bytes in practice; this only keeps the fallback correct.
+      var description = value.description
+      description.withUTF8 { utf8 in
+        self.exponentTrimmed(utf8.baseAddress.unsafelyUnwrapped, utf8.count)
+      }
+      return
+    }
+    withUnsafeBytes(of: &text.bytes) { raw in
+      self.exponentTrimmed(raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self), text.count)
+    }
+  }
+
+  /// Writes the number text `utf8[0..<count]` without leading zeros in its exponent.
+  private mutating func exponentTrimmed(_ utf8: UnsafePointer<UInt8>, _ count: Int) {
+    var e = 0
+    while e < count && utf8[e] != UInt8(ascii: "e") { e += 1 }
+    guard e < count else {
+      self.bytes(utf8, count)
+      return
+    }
+    var digitsStart = e + 1
+    if utf8[digitsStart] == UInt8(ascii: "-") || utf8[digitsStart] == UInt8(ascii: "+") {
+      digitsStart += 1
+    }
+    var firstSignificant = digitsStart
+    while firstSignificant < count - 1 && utf8[firstSignificant] == UInt8(ascii: "0") {
+      firstSignificant += 1
+    }
+    self.bytes(utf8, digitsStart)
+    self.bytes(utf8 + firstSignificant, count - firstSignificant)
   }
 
   // MARK: - Strings

@@ -203,4 +203,51 @@ import Testing
       #expect(try JSON(parsing: "{\"\(string)\":1}").compactString == "{\"\(string)\":1}")
     }
   }
+
+  @Test func shortStringsWithSpecialBytesAnywhere() throws {
+    // The ≤ 15-byte fast path must hand every string with an escape, a non-ASCII byte or a
+    // control character to the general path, wherever it sits in the 16 bytes it looks at.
+    for length in 1...18 {
+      for position in 0..<length {
+        for (special, decoded) in [("\\n", "\n"), ("é", "é"), ("\\u0041", "A")] {
+          var text = String(repeating: "k", count: length)
+          let index = text.index(text.startIndex, offsetBy: position)
+          text.replaceSubrange(index...index, with: special)
+          var expected = String(repeating: "k", count: length)
+          let expectedIndex = expected.index(expected.startIndex, offsetBy: position)
+          expected.replaceSubrange(expectedIndex...expectedIndex, with: decoded)
+          #expect(try JSON(parsing: "\"\(text)\"") == .string(expected))
+          let document = "{\"\(text)\":\"\(text)\",\"padding\":[1,2,3,4,5,6,7,8,9]}"
+          guard case .object(let object) = try JSON(parsing: document) else {
+            Issue.record("\(document) did not parse as an object")
+            continue
+          }
+          #expect(object.keys.first == expected)
+          #expect(object[expected] == .string(expected))
+        }
+        var control = Array("\"\(String(repeating: "k", count: length))\"       ".utf8)
+        control[1 + position] = 0x01
+        #expect(throws: JSONParseError.self) { try JSON(parsing: control) }
+      }
+    }
+  }
+
+  @Test func longDecimalsRoundCorrectly() throws {
+    // 16 to 19 significant digits with a fraction take LongDecimal, not strtod; ties included.
+    var generator = SystemRandomNumberGenerator()
+    var texts = ["4503599627370496.5", "4503599627370497.5", "9007199254740993.0", "0.44499999999999995"]
+    for index in 0..<20_000 {
+      let digits = String(UInt64.random(in: (1 << 53)...9_999_999_999_999_999_999, using: &generator))
+      let point = digits.index(digits.endIndex, offsetBy: -(1 + index % (digits.count - 1)))
+      texts.append(String(digits[..<point]) + "." + digits[point...])
+      texts.append(digits + "e-\(1 + index % 19)")
+    }
+    for text in texts {
+      guard case .double(let value) = try JSON(parsing: text) else {
+        Issue.record("\(text) did not parse as a double")
+        continue
+      }
+      #expect(value.bitPattern == Double(text)?.bitPattern, "\(text)")
+    }
+  }
 }

@@ -59,6 +59,51 @@ import Testing
     }
   }
 
+  @Test(arguments: [
+    (485.26, "485.26"), (-0.001, "-0.001"), (0.0011, "0.0011"), (1e-4, "0.0001"),
+    (999999999999999.9, "999999999999999.9"), (123456789012345.6, "123456789012345.6"),
+    (0.445, "0.445"), (0.44499999999999995, "0.44499999999999995"), (12.000001, "12.000001"),
+  ])
+  func writesShortDecimalsAsDescriptionDoes(value: Double, text: String) {
+    #expect(JSON.double(value).compactString == text)
+  }
+
+  /// Doubles with few significant digits take a shortcut (ShortDecimal); it must print exactly
+  /// what `description` prints, exponent aside.
+  @Test func shortDecimalsMatchDescription() {
+    var generator = SystemRandomNumberGenerator()
+    for index in 0..<200_000 {
+      let digits = Int64.random(in: -9_999_999_999...9_999_999_999, using: &generator)
+      var value = Double(digits)
+      for _ in 0..<(index % 16) { value /= 10 }
+      guard value != value.rounded(.towardZero), !value.description.contains("e") else {
+        continue
+      }
+      #expect(JSON.double(value).compactString == value.description)
+    }
+  }
+
+  /// Text much longer than the writer's first buffer, into a fresh array and into a reused one
+  /// with and without room to spare, comes out the same.
+  @Test func writesLongTextIntoAnyBuffer() throws {
+    let long = String(repeating: "x\u{1}é", count: 20_000)
+    let value: JSON = .array(
+      (0..<3000).map { index in
+        .object(["index": .int(Int64(index)), "text": .string(index % 1000 == 0 ? long : "t")])
+      })
+    let text = value.serialized()
+    #expect(try JSON(parsing: text) == value)
+    var reused: [UInt8] = [7]
+    reused.reserveCapacity(text.count * 2)
+    value.serialize(into: &reused)
+    #expect(reused == [7] + text)
+    var tight: [UInt8] = [7]
+    tight.reserveCapacity(text.count / 2)
+    value.serialize(into: &tight)
+    #expect(tight == [7] + text)
+    #expect(value.compactString.utf8.elementsEqual(text))
+  }
+
   @Test func writesNonFiniteDoublesAsNull() {
     #expect(JSON.double(.infinity).compactString == "null")
     #expect(JSON.double(.nan).compactString == "null")
