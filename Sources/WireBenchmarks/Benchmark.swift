@@ -19,14 +19,19 @@ enum Benchmark {
     var best: Double
   }
 
-  /// Times `body`: ``runs`` runs of `iterations` calls each, after one warm-up call.
-  static func measure(iterations: Int, _ body: () -> Void) -> Sample {
+  /// Times `body`: ``runs`` runs of `iterations` calls each, after one warm-up call;
+  /// `afterEachRun` runs after each run's clock has stopped (and after the warm-up).
+  static func measure(
+    iterations: Int, afterEachRun: () -> Void = {}, _ body: () -> Void
+  ) -> Sample {
     body()
+    afterEachRun()
     var samples: [Double] = []
     for _ in 0..<Self.runs {
       let start = Self.threadCPUNanoseconds()
       for _ in 0..<iterations { body() }
       samples.append(Double(Self.threadCPUNanoseconds() - start) / Double(iterations))
+      afterEachRun()
     }
     samples.sort()
     return Sample(median: samples[samples.count / 2], best: samples[0])

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Writes JSON text through raw pointers: one capacity check per token instead of one per byte,
 /// and short strings copied a word at a time.
 ///
@@ -32,7 +26,7 @@ struct JSONWriter: ~Copyable {
     self.capacity = capacity
   }
 
-  deinit { if self.ownsBase { free(self.base) } }
+  deinit { if self.ownsBase { Posix.deallocate(self.base) } }
 
   /// Runs `body` with a writer that appends to `output` and whose first kilobyte lives on the
   /// stack.
@@ -76,11 +70,15 @@ struct JSONWriter: ~Copyable {
     }
     let newCapacity = Swift.max(self.capacity * 2, self.count + extra, 32 * 1024)
     if self.ownsBase {
-      guard let grown = realloc(self.base, newCapacity) else { fatalError("out of memory") }
+      guard let grown = Posix.reallocate(self.base, byteCount: newCapacity) else {
+        fatalError("out of memory")
+      }
       self.base = grown.bindMemory(to: UInt8.self, capacity: newCapacity)
     } else {
       // The stack buffer is full: the text is long, so continue on the heap.
-      guard let allocated = malloc(newCapacity) else { fatalError("out of memory") }
+      guard let allocated = Posix.allocate(byteCount: newCapacity) else {
+        fatalError("out of memory")
+      }
       let newBase = allocated.bindMemory(to: UInt8.self, capacity: newCapacity)
       newBase.initialize(from: self.base, count: self.count)
       self.base = newBase

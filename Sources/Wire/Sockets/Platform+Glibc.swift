@@ -33,6 +33,20 @@
     static let enotdir = Glibc.ENOTDIR
     static let enametoolong = Glibc.ENAMETOOLONG
 
+    /// `malloc(3)`: `nil` when out of memory.
+    static func allocate(byteCount: Int) -> UnsafeMutableRawPointer? { malloc(byteCount) }
+
+    /// `realloc(3)`, which can move a large block's pages instead of copying them: `nil` when
+    /// out of memory (the block is then unchanged).
+    static func reallocate(
+      _ pointer: UnsafeMutableRawPointer, byteCount: Int
+    ) -> UnsafeMutableRawPointer? {
+      realloc(pointer, byteCount)
+    }
+
+    /// `free(3)` for a block from ``allocate(byteCount:)`` or ``reallocate(_:byteCount:)``.
+    static func deallocate(_ pointer: UnsafeMutableRawPointer) { Glibc.free(pointer) }
+
     static let pollIn = Int16(POLLIN)
     static let pollOut = Int16(POLLOUT)
     static let pollErr = Int16(POLLERR)
