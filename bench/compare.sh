@@ -205,6 +205,7 @@ row("list_patches", round(stats["todos"]["patches"] / max(actions, 1), 4))
 row("list_patch_count", stats["todos"]["patches"])
 row("errors", sum(r["errors"] for r in reports))
 PY
+    record "6n$n" ours "rss_run$run" "$(rss_kib "$HOST_PID")"
   done
   record "6n$n" ours rss_after "$(rss_kib "$HOST_PID")"
   stop_host
@@ -253,6 +254,9 @@ for load in sorted({l for (l, _, _) in values if l.startswith("6n")}, key=lambda
                                 ("list_patch_count", "todos watcher patches per run", ""),
                                 ("seed_s", "seeding time (s)", ""),
                                 ("rss0", "host RSS at start", "MiB"), ("rss_seeded", "host RSS seeded", "MiB"),
+                                ("rss_run1", "host RSS after load run 1", "MiB"),
+                                ("rss_run2", "host RSS after load run 2", "MiB"),
+                                ("rss_run3", "host RSS after load run 3", "MiB"),
                                 ("rss_after", "host RSS after load", "MiB")):
         rows.append(("6: todos N=%s %s" % (n, label), fmt(med(load, "ours", metric), unit), "n/a", ""))
 header = ("load", "storehost", "redis", "ratio")
