@@ -183,6 +183,47 @@ struct ServingTests {
     while mirror.state["count"]?.int != final { try mirror.apply(watcher.expect("patch")) }
   }
 
+  @Test func watchersOfOneScopeShareItsPatchAndOtherScopesGetNothing() throws {
+    // Two sessions on `counter`, one of them also on `counter` a second time and on `todos`:
+    // the sync computes one patch per (scope, sub, base) and hands it to every watcher.
+    let first = try WireClient(path: host.socketPath)
+    try first.hello()
+    var firstCounter = try Mirror(subscribed: first.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#))
+    let second = try WireClient(path: host.socketPath)
+    try second.hello()
+    var secondCounter = try Mirror(subscribed: second.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#))
+    var secondAgain = try Mirror(subscribed: second.request(#"{"type":"subscribe","id":2,"scope":"counter"}"#))
+    var secondTodos = try Mirror(subscribed: second.request(#"{"type":"subscribe","id":3,"scope":"todos"}"#))
+    let sender = try WireClient(path: host.socketPath)
+    try sender.hello()
+
+    // A change to `todos` only: its watcher gets a patch, the counter watchers get nothing
+    // (their next patch below must start from their subscription's revision).
+    _ = try sender.request(#"{"type":"send","id":1,"scope":"todos","action":{"addTodoButtonTapped":{}}}"#)
+    let todosBefore = secondTodos.state["todos"]?.array?.count ?? 0
+    let todosPatch = try second.expect("patch")
+    #expect(todosPatch["sub"]?.int == secondTodos.sub)
+    try secondTodos.apply(todosPatch)
+    #expect(secondTodos.state["todos"]?.array?.count == todosBefore + 1)
+
+    let ack = try sender.request(#"{"type":"send","id":2,"scope":"counter","action":{"incrementButtonTapped":{}}}"#)
+    let rev = try #require(ack["rev"]?.int)
+    let firstPatch = try first.expect("patch")
+    try firstCounter.apply(firstPatch)
+    // `second` gets one patch per subscription, in subscription order, each from its own base.
+    let patchA = try second.expect("patch")
+    let patchB = try second.expect("patch")
+    #expect(patchA["sub"]?.int == secondCounter.sub && patchB["sub"]?.int == secondAgain.sub)
+    try secondCounter.apply(patchA)
+    try secondAgain.apply(patchB)
+    for patch in [firstPatch, patchA, patchB] {
+      #expect(patch["rev"]?.int == rev)
+      #expect(patch["ops"] == firstPatch["ops"], "watchers of one scope get the same operations")
+    }
+    #expect(firstCounter.state == secondCounter.state && secondCounter.state == secondAgain.state)
+    #expect(firstCounter.state["count"] == .int(1))
+  }
+
   @Test func timerEffectPushesTicksToWatchers() throws {
     let client = try WireClient(path: host.socketPath)
     try client.hello()
