@@ -319,7 +319,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       id: session.nextSubscriptionID, scopeName: name, target: target, state: state, json: json,
       revision: revision.value)
     let message = HostMessage.subscribed(id: id, sub: sub.id, scope: name, rev: sub.lastRevision, state: json)
-    guard append(message, to: &session.output, session: session, id: id, scope: name) else { return }
+    guard append(message, to: &session.output, id: id, scope: name) else { return }
     session.nextSubscriptionID += 1
     session.subscriptions[sub.id] = sub
     log(.debug, "subscribe session=\(session.id) sub=\(sub.id) scope=\(name)")
@@ -428,7 +428,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       syncPushes(session, root: root, cache: cache)
       // Sent now rather than at the end of the loop iteration: with many watchers, the first
       // ones read their patch while the host is still writing to the others.
-      if flush(session) { session.channel.flush() }
+      flush(session)
+      session.channel.flush()
     }
     if let deferredUntil = cache.deferredUntil { scheduleDeferredSync(at: deferredUntil) }
   }
@@ -645,13 +646,12 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     case .state(let replyID, _, _, _), .scopes(let replyID, _): id = replyID
     default: id = nil
     }
-    _ = append(message, to: &session.heldReplies, session: session, id: id, scope: nil)
+    _ = append(message, to: &session.heldReplies, id: id, scope: nil)
   }
 
   /// Encodes `message`, answering `frame_too_large` instead when it would exceed the limit.
   private func append(
-    _ message: HostMessage, to buffer: inout [UInt8], session: Session<State, Action>,
-    id: Int64?, scope: String?
+    _ message: HostMessage, to buffer: inout [UInt8], id: Int64?, scope: String?
   ) -> Bool {
     let start = buffer.count
     message.encodeFrame(into: &buffer)
@@ -689,14 +689,11 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     }
   }
 
-  /// Hands the session's output to its connection; returns whether there was any.
-  @discardableResult
-  private func flush(_ session: Session<State, Action>) -> Bool {
-    guard !session.output.isEmpty else { return false }
+  private func flush(_ session: Session<State, Action>) {
+    guard !session.output.isEmpty else { return }
     bytesOut += Int64(session.output.count)
     session.channel.write(session.output)
     session.output.removeAll(keepingCapacity: true)
-    return true
   }
 
   private func updateBackpressure(_ session: Session<State, Action>) {
