@@ -7,7 +7,12 @@ let sections: [(name: String, run: () -> Void)] = [
   ("transport", runTransportBenchmarks),
 ]
 
-let requested = Set(CommandLine.arguments.dropFirst())
-for section in sections where requested.isEmpty || requested.contains(section.name) {
-  section.run()
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "loop" {
+  ProfileLoops.run(Array(arguments.dropFirst()))
+} else {
+  let requested = Set(arguments)
+  for section in sections where requested.isEmpty || requested.contains(section.name) {
+    section.run()
+  }
 }

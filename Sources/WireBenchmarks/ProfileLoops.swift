@@ -1,0 +1,69 @@
+import Foundation
+import Wire
+
+/// Untimed loops for `perf stat`/`perf record`: `WireBenchmarks loop NAME COUNT` runs one path
+/// COUNT times and nothing else, so instruction counts per call can be read off (subtract a
+/// run with COUNT 0 for the start-up).
+enum ProfileLoops {
+  static func run(_ arguments: [String]) {
+    guard arguments.count == 2, let count = Int(arguments[1]), let loop = Self.loops[arguments[0]]
+    else {
+      print("usage: WireBenchmarks loop <\(Self.loops.keys.sorted().joined(separator: "|"))> <count>")
+      return
+    }
+    loop(count)
+  }
+
+  static let loops: [String: @Sendable (Int) -> Void] = [
+    "send": { count in
+      let decoder = JSONValueDecoder()
+      let action = try! JSON(parsing: Array(#"{"incrementButtonTapped":{}}"#.utf8))
+      var frame: [UInt8] = []
+      ClientMessage.send(id: 7, scope: "counter", action: action).encodeFrame(into: &frame)
+      var frames = FrameDecoder()
+      for _ in 0..<count {
+        frame.withUnsafeBytes { frames.append($0) }
+        let payload = try! frames.nextFrame()!
+        let message =
+          ClientMessage(compactSend: payload) ?? (try! ClientMessage(json: try! JSON(parsing: payload)))
+        guard case .send(_, _, let action) = message else { fatalError("not a send") }
+        blackHole(try! decoder.decode(BenchmarkCounterAction.self, from: action))
+      }
+    },
+    "jsondecoder": { count in
+      let decoder = JSONDecoder()
+      let data = Data(#"{"incrementButtonTapped":{}}"#.utf8)
+      for _ in 0..<count { blackHole(try! decoder.decode(BenchmarkCounterAction.self, from: data)) }
+    },
+    "jsonencoder-bulk": { count in
+      let encoder = JSONEncoder()
+      let todos = (0..<10_000).map {
+        BenchmarkTodo(
+          id: $0, title: "Todo number \($0)", isComplete: $0 % 3 == 0, priority: Double($0) / 8)
+      }
+      for _ in 0..<count { blackHole(try! encoder.encode(todos)) }
+    },
+    "decode": { count in
+      let decoder = JSONValueDecoder()
+      let action = try! JSON(parsing: Array(#"{"incrementButtonTapped":{}}"#.utf8))
+      for _ in 0..<count { blackHole(try! decoder.decode(BenchmarkCounterAction.self, from: action)) }
+    },
+    "parse-action": { count in
+      let bytes = Array(#"{"incrementButtonTapped":{}}"#.utf8)
+      for _ in 0..<count { blackHole(try! JSON(parsing: bytes)) }
+    },
+    "parse": { count in
+      let bytes = JSONBenchmarkData.document(targetBytes: 1 << 20).serialized()
+      for _ in 0..<count { blackHole(try! JSON(parsing: bytes)) }
+    },
+    "serialize": { count in
+      let document = JSONBenchmarkData.document(targetBytes: 1 << 20)
+      var output: [UInt8] = []
+      for _ in 0..<count {
+        output.removeAll(keepingCapacity: true)
+        document.serialize(into: &output)
+        blackHole(output)
+      }
+    },
+  ]
+}
