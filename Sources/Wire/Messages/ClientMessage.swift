@@ -248,7 +248,8 @@ private struct CompactSendReader {
   /// Skips whitespace, then `token` if it comes next.
   @inline(__always)
   private mutating func take(_ token: StaticString) -> Bool {
-    self.skipWhitespace()
+    // Compact senders put no whitespace between tokens: test one byte before calling out.
+    if self.position < self.bytes.count, self.bytes[self.position] <= 0x20 { self.skipWhitespace() }
     let count = token.utf8CodeUnitCount
     guard self.bytes.count - self.position >= count else { return false }
     let start = token.utf8Start
@@ -295,9 +296,16 @@ private struct CompactSendReader {
     while self.position < self.bytes.count {
       let byte = self.bytes[self.position]
       if byte == UInt8(ascii: "\"") {
-        let string = String(
-          decoding: UnsafeRawBufferPointer(rebasing: self.bytes[start..<self.position]),
-          as: UTF8.self)
+        let count = self.position - start
+        // Checked printable ASCII above, so a short scope needs no second validation pass.
+        let string =
+          count <= 15 && SmallString.isAvailable
+          ? SmallString.make(
+            self.bytes.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self) + start,
+            count)
+          : String(
+            decoding: UnsafeRawBufferPointer(rebasing: self.bytes[start..<self.position]),
+            as: UTF8.self)
         self.position += 1
         return string
       }

@@ -212,6 +212,24 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
         == .send(id: 999_999_999_999_999_999, scope: "a", action: .object([:])))
   }
 
+  @Test func readsScopesOfEveryLengthAroundTheInlineStringLimit() throws {
+    // Scopes up to 15 bytes are built in place; they must be the very strings the general
+    // path builds (equal, same length, same hash, usable as dictionary keys).
+    let characters = Array("todos/0123456789-ABCDEF~ ")
+    for length in 0...20 {
+      let scope = String(characters.prefix(length))
+      let text = #"{"type":"send","id":1,"scope":""# + scope + #"","action":{"a":1}}"#
+      guard case .send(_, let read, _) = try self.compactSend(text) else {
+        Issue.record("not read on the fast path: \(text)")
+        continue
+      }
+      #expect(read == scope && read.utf8.count == length && read.count == length)
+      #expect(read.hashValue == scope.hashValue)
+      #expect([scope: length][read] == length)
+      #expect(read + "!" == scope + "!")
+    }
+  }
+
   @Test func leavesEverythingElseToTheGeneralPath() throws {
     for text in [
       #"{"type":"get","id":1,"scope":"a"}"#,  // another type
