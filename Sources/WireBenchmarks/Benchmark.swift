@@ -37,6 +37,43 @@ enum Benchmark {
     return Sample(median: samples[samples.count / 2], best: samples[0])
   }
 
+  /// Two paths timed alternately, each figure in nanoseconds per call.
+  struct Comparison {
+    /// The median of `a`'s runs.
+    var a: Double
+    /// The median of `b`'s runs.
+    var b: Double
+    /// The median over the rounds of each round's `a / b`: both sides of a round ran back to
+    /// back, so a change in the machine's load between rounds cancels out.
+    var ratio: Double
+  }
+
+  /// Times `a` and `b` alternately for `rounds` rounds (after one warm-up call of each), so
+  /// that both see the same machine; each round runs `a` `iterations.a` times, then `b`
+  /// `iterations.b` times.
+  static func compare(
+    rounds: Int = 9, iterations: (a: Int, b: Int), _ a: () -> Void, _ b: () -> Void
+  ) -> Comparison {
+    a()
+    b()
+    var aSamples: [Double] = []
+    var bSamples: [Double] = []
+    var ratios: [Double] = []
+    for _ in 0..<rounds {
+      let aStart = Self.threadCPUNanoseconds()
+      for _ in 0..<iterations.a { a() }
+      let aTime = Double(Self.threadCPUNanoseconds() - aStart) / Double(iterations.a)
+      let bStart = Self.threadCPUNanoseconds()
+      for _ in 0..<iterations.b { b() }
+      let bTime = Double(Self.threadCPUNanoseconds() - bStart) / Double(iterations.b)
+      aSamples.append(aTime)
+      bSamples.append(bTime)
+      ratios.append(aTime / bTime)
+    }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    return Comparison(a: median(aSamples), b: median(bSamples), ratio: median(ratios))
+  }
+
   /// CPU time consumed by the calling thread so far.
   static func threadCPUNanoseconds() -> Int {
     var time = timespec()

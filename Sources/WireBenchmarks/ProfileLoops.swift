@@ -43,6 +43,42 @@ enum ProfileLoops {
       }
       for _ in 0..<count { blackHole(try! encoder.encode(todos)) }
     },
+    "send-reference": { count in
+      let decoder = JSONValueDecoder()
+      let action = try! JSON(parsing: Array(#"{"increment":{}}"#.utf8))
+      var frame: [UInt8] = []
+      ClientMessage.send(id: 7, scope: "counter", action: action).encodeFrame(into: &frame)
+      var frames = FrameDecoder()
+      for _ in 0..<count {
+        frame.withUnsafeBytes { frames.append($0) }
+        let payload = try! frames.nextFrame()!
+        let message =
+          ClientMessage(compactSend: payload) ?? (try! ClientMessage(json: try! JSON(parsing: payload)))
+        guard case .send(_, _, let action) = message else { fatalError("not a send") }
+        blackHole(try! decoder.decode(ReferenceAction.self, from: action))
+      }
+    },
+    "envelope-reference": { count in
+      let action = try! JSON(parsing: Array(#"{"increment":{}}"#.utf8))
+      var frame: [UInt8] = []
+      ClientMessage.send(id: 7, scope: "counter", action: action).encodeFrame(into: &frame)
+      var frames = FrameDecoder()
+      for _ in 0..<count {
+        frame.withUnsafeBytes { frames.append($0) }
+        let payload = try! frames.nextFrame()!
+        blackHole(ClientMessage(compactSend: payload))
+      }
+    },
+    "decode-reference": { count in
+      let decoder = JSONValueDecoder()
+      let action = try! JSON(parsing: Array(#"{"increment":{}}"#.utf8))
+      for _ in 0..<count { blackHole(try! decoder.decode(ReferenceAction.self, from: action)) }
+    },
+    "jsondecoder-reference": { count in
+      let decoder = JSONDecoder()
+      let data = Data(#"{"increment":{}}"#.utf8)
+      for _ in 0..<count { blackHole(try! decoder.decode(ReferenceAction.self, from: data)) }
+    },
     "decode": { count in
       let decoder = JSONValueDecoder()
       let action = try! JSON(parsing: Array(#"{"incrementButtonTapped":{}}"#.utf8))

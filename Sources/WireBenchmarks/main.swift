@@ -5,6 +5,7 @@ let sections: [(name: String, run: () -> Void)] = [
   ("json", runJSONBenchmarks),
   ("patch", runPatchBenchmarks),
   ("transport", runTransportBenchmarks),
+  ("targets", runReferenceTargets),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
