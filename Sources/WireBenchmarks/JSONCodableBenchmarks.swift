@@ -44,27 +44,15 @@ func runJSONCodableBenchmarks() {
       blackHole(try! decoder.decode(BenchmarkCounterAction.self, from: actionJSON))
     }
     Benchmark.reportTime("  JSON → Codable (decode only)", decodeOnly)
-    // The host's whole receive path for one `send`: a frame as read from the socket, through
-    // FrameDecoder (append + nextFrame), JSON, ClientMessage, Codable — as HostCore does it,
-    // with the compact-send fast path, and without it.
-    var frame: [UInt8] = []
-    ClientMessage.send(id: 7, scope: "counter", action: actionJSON).encodeFrame(into: &frame)
-    var frames = FrameDecoder()
+    // The host's whole receive path for one `send`, with the compact-send fast path (as
+    // HostCore runs it) and without it.
+    var path = SendPath(action: actionJSON)
     let fullPath = Benchmark.measure(iterations: iterations) {
-      frame.withUnsafeBytes { frames.append($0) }
-      let payload = try! frames.nextFrame()!
-      let message =
-        ClientMessage(compactSend: payload) ?? (try! ClientMessage(json: try! JSON(parsing: payload)))
-      guard case .send(_, _, let action) = message else { fatalError("not a send") }
-      blackHole(try! decoder.decode(BenchmarkCounterAction.self, from: action))
+      blackHole(path.receive(BenchmarkCounterAction.self))
     }
     Benchmark.reportTime("frame → send → Codable \(name)", fullPath)
     let genericPath = Benchmark.measure(iterations: iterations) {
-      frame.withUnsafeBytes { frames.append($0) }
-      let payload = try! frames.nextFrame()!
-      guard case .send(_, _, let action) = try! ClientMessage(json: try! JSON(parsing: payload))
-      else { fatalError("not a send") }
-      blackHole(try! decoder.decode(BenchmarkCounterAction.self, from: action))
+      blackHole(path.receive(BenchmarkCounterAction.self, compact: false))
     }
     Benchmark.reportTime("  the same, JSON(parsing:) + ClientMessage(json:)", genericPath)
     let data = Data(bytes)

@@ -16,19 +16,8 @@ enum ProfileLoops {
 
   static let loops: [String: @Sendable (Int) -> Void] = [
     "send": { count in
-      let decoder = JSONValueDecoder()
-      let action = try! JSON(parsing: Array(#"{"incrementButtonTapped":{}}"#.utf8))
-      var frame: [UInt8] = []
-      ClientMessage.send(id: 7, scope: "counter", action: action).encodeFrame(into: &frame)
-      var frames = FrameDecoder()
-      for _ in 0..<count {
-        frame.withUnsafeBytes { frames.append($0) }
-        let payload = try! frames.nextFrame()!
-        let message =
-          ClientMessage(compactSend: payload) ?? (try! ClientMessage(json: try! JSON(parsing: payload)))
-        guard case .send(_, _, let action) = message else { fatalError("not a send") }
-        blackHole(try! decoder.decode(BenchmarkCounterAction.self, from: action))
-      }
+      var path = SendPath(action: try! JSON(parsing: #"{"incrementButtonTapped":{}}"#))
+      for _ in 0..<count { blackHole(path.receive(BenchmarkCounterAction.self)) }
     },
     "jsondecoder": { count in
       let decoder = JSONDecoder()
@@ -44,19 +33,8 @@ enum ProfileLoops {
       for _ in 0..<count { blackHole(try! encoder.encode(todos)) }
     },
     "send-reference": { count in
-      let decoder = JSONValueDecoder()
-      let action = try! JSON(parsing: Array(#"{"increment":{}}"#.utf8))
-      var frame: [UInt8] = []
-      ClientMessage.send(id: 7, scope: "counter", action: action).encodeFrame(into: &frame)
-      var frames = FrameDecoder()
-      for _ in 0..<count {
-        frame.withUnsafeBytes { frames.append($0) }
-        let payload = try! frames.nextFrame()!
-        let message =
-          ClientMessage(compactSend: payload) ?? (try! ClientMessage(json: try! JSON(parsing: payload)))
-        guard case .send(_, _, let action) = message else { fatalError("not a send") }
-        blackHole(try! decoder.decode(ReferenceAction.self, from: action))
-      }
+      var path = SendPath(action: try! JSON(parsing: #"{"increment":{}}"#))
+      for _ in 0..<count { blackHole(path.receive(ReferenceAction.self)) }
     },
     "envelope-reference": { count in
       let action = try! JSON(parsing: Array(#"{"increment":{}}"#.utf8))

@@ -24,19 +24,11 @@ func runReferenceTargets() {
   // JSON and the Codable action, as HostCore does it — against JSONDecoder on the action alone.
   let actionText = #"{"increment":{}}"#
   let action = try! JSON(parsing: Array(actionText.utf8))
-  var frame: [UInt8] = []
-  ClientMessage.send(id: 7, scope: "counter", action: action).encodeFrame(into: &frame)
-  var frames = FrameDecoder()
-  let decoder = JSONValueDecoder()
+  var path = SendPath(action: action)
   let foundationDecoder = JSONDecoder()
   let actionData = Data(actionText.utf8)
   let send = Benchmark.compare(iterations: (100_000, 100_000)) {
-    frame.withUnsafeBytes { frames.append($0) }
-    let payload = try! frames.nextFrame()!
-    let message =
-      ClientMessage(compactSend: payload) ?? (try! ClientMessage(json: try! JSON(parsing: payload)))
-    guard case .send(_, _, let action) = message else { fatalError("not a send") }
-    blackHole(try! decoder.decode(ReferenceAction.self, from: action))
+    blackHole(path.receive(ReferenceAction.self))
   } _: {
     blackHole(try! foundationDecoder.decode(ReferenceAction.self, from: actionData))
   }
