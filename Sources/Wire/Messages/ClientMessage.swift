@@ -204,12 +204,20 @@ private struct CompactSendReader {
   }
 
   private mutating func readSend() -> ClientMessage? {
-    guard self.take("{"), self.take(#""type""#), self.take(":"), self.take(#""send""#),
-      self.take(",")
+    // Most senders write no whitespace between tokens, so each run of punctuation and names
+    // is first compared whole; token by token (whitespace allowed) only where that fails.
+    guard
+      self.take(#"{"type":"send","#)
+        || (self.take("{") && self.take(#""type""#) && self.take(":") && self.take(#""send""#)
+          && self.take(","))
     else { return nil }
-    var id: Int64?
-    if self.take(#""id""#) {
+    var hasID = self.take(#""id":"#)
+    if !hasID, self.take(#""id""#) {
       guard self.take(":") else { return nil }
+      hasID = true
+    }
+    var id: Int64?
+    if hasID {
       if self.take("null") {
         id = nil
       } else {
@@ -218,8 +226,10 @@ private struct CompactSendReader {
       }
       guard self.take(",") else { return nil }
     }
-    guard self.take(#""scope""#), self.take(":"), let scope = self.plainString(),
-      self.take(","), self.take(#""action""#), self.take(":")
+    guard self.take(#""scope":"#) || (self.take(#""scope""#) && self.take(":")),
+      let scope = self.plainString(),
+      self.take(#","action":"#)
+        || (self.take(",") && self.take(#""action""#) && self.take(":"))
     else { return nil }
     // The action runs to the envelope's closing brace, the last byte but whitespace. If that
     // span is not exactly one JSON value, the envelope was not in the compact shape (or not
@@ -251,14 +261,40 @@ private struct CompactSendReader {
     // Compact senders put no whitespace between tokens: test one byte before calling out.
     if self.position < self.bytes.count, self.bytes[self.position] <= 0x20 { self.skipWhitespace() }
     let count = token.utf8CodeUnitCount
-    guard self.bytes.count - self.position >= count else { return false }
-    let start = token.utf8Start
+    guard self.bytes.count - self.position >= count,
+      Self.equal(self.bytes.baseAddress.unsafelyUnwrapped + self.position, token.utf8Start, count)
+    else { return false }
+    self.position += count
+    return true
+  }
+
+  /// Whether the `count` bytes at `a` and `b` are equal: for 4 bytes or more, compared a word
+  /// at a time, the last word overlapping the one before it when `count` is not a multiple of
+  /// the word size, instead of a loop over the bytes.
+  @inline(__always)
+  private static func equal(_ a: UnsafeRawPointer, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    let other = UnsafeRawPointer(b)
+    if count >= 8 {
+      var offset = 0
+      while offset < count - 8 {
+        guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+          == other.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        else { return false }
+        offset += 8
+      }
+      return a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        == other.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+    }
+    if count >= 4 {
+      return a.loadUnaligned(as: UInt32.self) == other.loadUnaligned(as: UInt32.self)
+        && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+          == other.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+    }
     var offset = 0
     while offset < count {
-      guard self.bytes[self.position + offset] == start[offset] else { return false }
+      guard a.load(fromByteOffset: offset, as: UInt8.self) == b[offset] else { return false }
       offset += 1
     }
-    self.position += count
     return true
   }
 

@@ -259,6 +259,26 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
     }
   }
 
+  @Test func agreesWithTheGeneralPathOnEveryOneByteChange() throws {
+    // The reader compares runs of the envelope a word at a time: every byte of every run must
+    // count. Each one-byte change either leaves the fast path or reads what the general path reads.
+    let text = Array(#"{"type":"send","id":42,"scope":"counter","action":{"increment":{}}}"#.utf8)
+    var readOnFastPath = 0
+    for position in text.indices {
+      for replacement in Array(#"x "0:,}"#.utf8) where replacement != text[position] {
+        var changed = text
+        changed[position] = replacement
+        let fast = ClientMessage(compactSend: ArraySlice(changed))
+        guard let fast else { continue }
+        readOnFastPath += 1
+        let general = try? ClientMessage(json: JSON(parsing: changed))
+        #expect(general == fast, "\(String(decoding: changed, as: UTF8.self))")
+      }
+    }
+    // Some changes keep a valid compact send (the id's digits, the scope's letters, spaces).
+    #expect(readOnFastPath > 0)
+  }
+
   @Test func keepsTheGeneralPathsDepthLimit() throws {
     // The envelope is one level: an action may nest one level less than a whole payload.
     let depth = JSON.defaultMaxDepth - 1
