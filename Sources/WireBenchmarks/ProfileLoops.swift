@@ -47,6 +47,29 @@ enum ProfileLoops {
         blackHole(ClientMessage(compactSend: payload))
       }
     },
+    "envelope-null": { count in
+      var frame: [UInt8] = []
+      ClientMessage.send(id: 7, scope: "counter", action: .null).encodeFrame(into: &frame)
+      var frames = FrameDecoder()
+      for _ in 0..<count {
+        frame.withUnsafeBytes { frames.append($0) }
+        let payload = try! frames.nextFrame()!
+        blackHole(ClientMessage(compactSend: payload))
+      }
+    },
+    "frames": { count in
+      var frame: [UInt8] = []
+      ClientMessage.send(id: 7, scope: "counter", action: .null).encodeFrame(into: &frame)
+      var frames = FrameDecoder()
+      for _ in 0..<count {
+        frame.withUnsafeBytes { frames.append($0) }
+        blackHole(try! frames.nextFrame()!)
+      }
+    },
+    "parse-reference": { count in
+      let bytes = Array(#"{"increment":{}}"#.utf8)
+      for _ in 0..<count { blackHole(try! JSON(parsing: bytes)) }
+    },
     "decode-reference": { count in
       let decoder = JSONValueDecoder()
       let action = try! JSON(parsing: Array(#"{"increment":{}}"#.utf8))
