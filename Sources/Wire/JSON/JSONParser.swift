@@ -35,8 +35,10 @@ struct JSONParser: ~Copyable {
   }
 
   /// How many bytes of temporary memory ``init(base:count:maxDepth:workspace:)`` wants: enough
-  /// for the stacks of a typical message, so that parsing one allocates only its results.
-  static let workspaceByteCount = 2560
+  /// for the stacks of a typical message, so that parsing one allocates only its results. At
+  /// most 1024, the most `withUnsafeTemporaryAllocation` puts on the stack without asking the
+  /// runtime (which, on Linux, answers by falling back to `malloc`).
+  static let workspaceByteCount = 1024
 
   /// A parser over `base[0..<count]`, with stacks starting in `workspace`
   /// (``workspaceByteCount`` bytes, 16-byte aligned); both must stay valid while parsing.
@@ -52,10 +54,10 @@ struct JSONParser: ~Copyable {
       return workspace + offset
     }
     self.members = MoveStack(
-      initialBuffer: carve(JSONObject.Member.self, 24), initialCapacity: 24)
-    self.values = MoveStack(initialBuffer: carve(JSON.self, 24), initialCapacity: 24)
-    self.frames = MoveStack(initialBuffer: carve(Frame.self, 12), initialCapacity: 12)
-    self.fingerprints = MoveStack(initialBuffer: carve(UInt64.self, 24), initialCapacity: 24)
+      initialBuffer: carve(JSONObject.Member.self, 12), initialCapacity: 12)
+    self.values = MoveStack(initialBuffer: carve(JSON.self, 12), initialCapacity: 12)
+    self.frames = MoveStack(initialBuffer: carve(Frame.self, 4), initialCapacity: 4)
+    self.fingerprints = MoveStack(initialBuffer: carve(UInt64.self, 12), initialCapacity: 12)
     precondition(offset <= Self.workspaceByteCount, "workspace too small")
   }
 
