@@ -187,11 +187,16 @@ struct JSONParser: ~Copyable {
     }
   }
 
+  @inline(__always)
   private func checkDepth() throws(JSONParseError) {
-    if self.frames.count >= self.maxDepth {
-      throw JSONParseError(
-        offset: self.position, reason: "nesting deeper than the maximum depth of \(self.maxDepth)")
-    }
+    if self.frames.count >= self.maxDepth { throw self.tooDeep() }
+  }
+
+  /// Out of line so that the check above stays a compare and a branch.
+  @inline(never)
+  private func tooDeep() -> JSONParseError {
+    JSONParseError(
+      offset: self.position, reason: "nesting deeper than the maximum depth of \(self.maxDepth)")
   }
 
   /// Parses `"key"`, whitespace, `:` and whitespace; the position must be at the opening quote.

@@ -23,7 +23,9 @@ struct MoveStack<Element>: ~Copyable {
 
   deinit {
     if let base = self.base {
-      base.deinitialize(count: self.count)
+      // Skipping the call for an empty stack (the end of every successful parse) saves a
+      // `swift_arrayDestroy` call that would do nothing.
+      if self.count > 0 { base.deinitialize(count: self.count) }
       if self.ownsBase { base.deallocate() }
     }
   }
