@@ -77,12 +77,40 @@ struct MoveStack<Element>: ~Copyable {
   mutating func popArray(from start: Int) -> [Element] {
     let moved = self.count - start
     guard moved > 0, let base = self.base else { return [] }
-    // `reserveCapacity` + `append` is specialized in full; `init(unsafeUninitializedCapacity:)`
-    // looks up the storage class's metadata at run time, which measured twice as slow.
-    var result: [Element] = []
-    result.reserveCapacity(moved)
-    for offset in start..<self.count { result.append((base + offset).move()) }
     self.count = start
-    return result
+    return Array(MovedElements(base: base + start, count: moved))
+  }
+}
+
+/// Elements that `Array.init(_:)` moves out in one `_copyContents` call.
+///
+/// `Array.init` from a collection (inlinable, so fixed when this module is compiled) allocates
+/// exactly `count` elements and fills them through `_copyContents(initializing:)`, which here is
+/// one `moveInitialize`: no per-element capacity or uniqueness checks, no retain/release. That
+/// measured 70–200 instructions cheaper per array than `reserveCapacity` + `append`, and far
+/// cheaper than `init(unsafeUninitializedCapacity:)`, which calls an unspecialized allocator.
+///
+/// Single use: after `_copyContents` the memory is uninitialized. Elements are never read one by
+/// one (the subscript traps), so a change in `Array.init` shows up as a failing test, not as
+/// silently copied (and leaked) elements.
+private struct MovedElements<Element>: Collection {
+  let base: UnsafeMutablePointer<Element>
+  let count: Int
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { self.count }
+  func index(after i: Int) -> Int { i + 1 }
+
+  subscript(position: Int) -> Element {
+    preconditionFailure("MovedElements is only read by _copyContents")
+  }
+
+  __consuming func _copyContents(
+    initializing buffer: UnsafeMutableBufferPointer<Element>
+  ) -> (Iterator, Int) {
+    precondition(buffer.count >= self.count, "destination too small")
+    buffer.baseAddress.unsafelyUnwrapped.moveInitialize(from: self.base, count: self.count)
+    // An iterator at the end: everything has been handed over.
+    return (IndexingIterator(_elements: self, _position: self.count), self.count)
   }
 }
