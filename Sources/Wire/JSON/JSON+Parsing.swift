@@ -26,13 +26,18 @@ extension JSON {
     guard let base = bytes.baseAddress, bytes.count > 0 else {
       throw .endOfInput(at: 0, expecting: "a value")
     }
+    // Two allocations because each stays on the stack only up to 1024 bytes.
     let result = withUnsafeTemporaryAllocation(
       byteCount: JSONParser.workspaceByteCount, alignment: 16
     ) { workspace in
-      var parser = JSONParser(
-        base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: maxDepth,
-        workspace: workspace.baseAddress.unsafelyUnwrapped)
-      return Result { () throws(JSONParseError) in try parser.parseDocument() }
+      withUnsafeTemporaryAllocation(of: UInt64.self, capacity: JSONParser.shapeWordCount) {
+        shapes in
+        var parser = JSONParser(
+          base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: maxDepth,
+          workspace: workspace.baseAddress.unsafelyUnwrapped,
+          shapes: shapes.baseAddress.unsafelyUnwrapped)
+        return Result { () throws(JSONParseError) in try parser.parseDocument() }
+      }
     }
     self = try result.get()
   }

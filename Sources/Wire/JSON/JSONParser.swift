@@ -24,6 +24,18 @@ struct JSONParser: ~Copyable {
   private var fingerprints: MoveStack<UInt64>
   private var frames: MoveStack<Frame>
   private var scratch: [UInt8] = []
+  /// For each member count in `Self.shapeCounts`, the fingerprints of the last object of that
+  /// size found free of repeats (slot `count - lowerBound`, `upperBound` words each). Records in
+  /// an array usually share their keys, so most objects are settled by one comparison with
+  /// their predecessor's shape instead of `hasRepeats`.
+  private let shapes: UnsafeMutablePointer<UInt64>
+  /// Bit `i` set: slot `i` of `shapes` holds a shape.
+  private var shapeSlotsFilled: UInt32 = 0
+  /// Member counts for which ``shapes`` pays: below, `hasRepeats` costs at most 28 compares.
+  private static var shapeCounts: ClosedRange<Int> { 8...15 }
+  /// The size of the `shapes` memory that ``init(base:count:maxDepth:workspace:shapes:)`` wants,
+  /// in `UInt64`s: 960 bytes, within what `withUnsafeTemporaryAllocation` puts on the stack.
+  static var shapeWordCount: Int { Self.shapeCounts.count * Self.shapeCounts.upperBound }
 
   /// An open array or object.
   private struct Frame {
@@ -41,9 +53,14 @@ struct JSONParser: ~Copyable {
   static let workspaceByteCount = 1024
 
   /// A parser over `base[0..<count]`, with stacks starting in `workspace`
-  /// (``workspaceByteCount`` bytes, 16-byte aligned); both must stay valid while parsing.
-  init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, workspace: UnsafeMutableRawPointer) {
+  /// (``workspaceByteCount`` bytes, 16-byte aligned) and ``shapeWordCount`` words of
+  /// uninitialized `shapes` memory; all must stay valid while parsing.
+  init(
+    base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, workspace: UnsafeMutableRawPointer,
+    shapes: UnsafeMutablePointer<UInt64>
+  ) {
     self.base = base
+    self.shapes = shapes
     self.end = count
     self.maxDepth = maxDepth
     var offset = 0
@@ -224,8 +241,10 @@ struct JSONParser: ~Copyable {
   /// Moves the members from `start` into an object, resolving duplicate keys.
   private mutating func closeObject(from start: Int) -> JSONObject {
     let memberCount = self.members.count - start
-    let mayHaveDuplicates = Self.hasRepeats(
-      self.fingerprints.elements(from: self.fingerprints.count - memberCount))
+    let fingerprints = self.fingerprints.elements(from: self.fingerprints.count - memberCount)
+    let mayHaveDuplicates =
+      Self.shapeCounts.contains(memberCount)
+      ? !self.isKnownUniqueShape(fingerprints) : Self.hasRepeats(fingerprints)
     self.fingerprints.removeLast(memberCount)
     let storage = self.members.popArray(from: start)
     guard mayHaveDuplicates else { return JSONObject(uniqueMembers: storage) }
@@ -243,8 +262,45 @@ struct JSONParser: ~Copyable {
     return JSONObject(uniqueMembers: unique)
   }
 
-  /// Whether any fingerprint occurs twice.
+  /// Whether `fingerprints` (with a count in `shapeCounts`) has no repeats: the same sequence
+  /// as the remembered one of its size (which had none), or checked by `hasRepeats` and then
+  /// remembered. Exact, since equal sequences repeat equally.
+  private mutating func isKnownUniqueShape(_ fingerprints: UnsafeBufferPointer<UInt64>) -> Bool {
+    let index = fingerprints.count - Self.shapeCounts.lowerBound
+    let slot = self.shapes + index * Self.shapeCounts.upperBound
+    let bit: UInt32 = 1 << UInt32(truncatingIfNeeded: index)
+    if self.shapeSlotsFilled & bit != 0 {
+      var same = true
+      for offset in 0..<fingerprints.count where slot[offset] != fingerprints[offset] {
+        same = false
+        break
+      }
+      if same { return true }
+    }
+    if Self.hasRepeats(fingerprints) { return false }
+    // Plain stores: `UInt64` is trivial, so the slot may be uninitialized or hold an old shape.
+    UnsafeMutableRawPointer(slot).copyMemory(
+      from: fingerprints.baseAddress.unsafelyUnwrapped,
+      byteCount: fingerprints.count * MemoryLayout<UInt64>.stride)
+    self.shapeSlotsFilled |= bit
+    return true
+  }
+
+  /// Whether any fingerprint occurs twice; the small counts of typical objects inline.
+  @inline(__always)
   private static func hasRepeats(_ fingerprints: UnsafeBufferPointer<UInt64>) -> Bool {
+    switch fingerprints.count {
+    case 0, 1: return false
+    case 2: return fingerprints[0] == fingerprints[1]
+    case 3:
+      return fingerprints[0] == fingerprints[1] || fingerprints[0] == fingerprints[2]
+        || fingerprints[1] == fingerprints[2]
+    default: return Self.hasRepeatsSlowly(fingerprints)
+    }
+  }
+
+  /// ``hasRepeats(_:)`` for any count.
+  private static func hasRepeatsSlowly(_ fingerprints: UnsafeBufferPointer<UInt64>) -> Bool {
     let count = fingerprints.count
     if count < 2 { return false }
     if count <= 32 {
