@@ -204,16 +204,20 @@ struct JSONParser: ~Copyable {
     }
   }
 
+  /// `mutating`, though it changes nothing: a non-mutating call here made the compiler copy the
+  /// whole (non-copyable) parser to the stack with `memcpy` at every `{` and `[`.
   @inline(__always)
-  private func checkDepth() throws(JSONParseError) {
-    if self.frames.count >= self.maxDepth { throw self.tooDeep() }
+  private mutating func checkDepth() throws(JSONParseError) {
+    if self.frames.count >= self.maxDepth {
+      throw Self.tooDeep(at: self.position, maxDepth: self.maxDepth)
+    }
   }
 
   /// Out of line so that the check above stays a compare and a branch.
   @inline(never)
-  private func tooDeep() -> JSONParseError {
+  private static func tooDeep(at offset: Int, maxDepth: Int) -> JSONParseError {
     JSONParseError(
-      offset: self.position, reason: "nesting deeper than the maximum depth of \(self.maxDepth)")
+      offset: offset, reason: "nesting deeper than the maximum depth of \(maxDepth)")
   }
 
   /// Parses `"key"`, whitespace, `:` and whitespace; the position must be at the opening quote.
@@ -413,7 +417,7 @@ struct JSONParser: ~Copyable {
         let count = self.position - start
         let bytes = self.base + start
         if sawNonASCII {
-          try self.validateUTF8(from: start, to: self.position)
+          try Self.validateUTF8(self.base, from: start, to: self.position)
         } else if count <= 15 && self.smallStrings {
           var low: UInt64
           var high: UInt64
@@ -495,7 +499,7 @@ struct JSONParser: ~Copyable {
         throw .endOfInput(at: self.end, expecting: "'\"' to end the string")
       }
       if self.byte(self.position) == Self.quote {
-        if sawNonASCII { try self.validateUTF8(from: start, to: self.position) }
+        if sawNonASCII { try Self.validateUTF8(self.base, from: start, to: self.position) }
         self.position += 1
         return self.scratch.withUnsafeBufferPointer { buffer in
           let string = String(decoding: buffer, as: UTF8.self)
@@ -586,10 +590,13 @@ struct JSONParser: ~Copyable {
 
   /// Throws at the first byte of `base[from..<to]` that is not part of well-formed UTF-8
   /// (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
-  private func validateUTF8(from start: Int, to stop: Int) throws(JSONParseError) {
+  /// Static rather than a method: called on the parser, it got a `memcpy` of the whole parser.
+  private static func validateUTF8(
+    _ base: UnsafePointer<UInt8>, from start: Int, to stop: Int
+  ) throws(JSONParseError) {
     var offset = start
     while offset < stop {
-      let lead = self.byte(offset)
+      let lead = base[offset]
       if lead < 0x80 {
         offset += 1
         continue
@@ -613,24 +620,24 @@ struct JSONParser: ~Copyable {
       case 0xF4:
         length = 4
         high = 0x8F
-      default: throw self.invalidUTF8(at: offset)
+      default: throw Self.invalidUTF8(base, at: offset)
       }
       for continuation in 1..<length {
         let at = offset + continuation
         // Report a broken sequence at its first byte, the one a reader would look for.
-        guard at < stop else { throw self.invalidUTF8(at: offset) }
-        let byte = self.byte(at)
+        guard at < stop else { throw Self.invalidUTF8(base, at: offset) }
+        let byte = base[at]
         let (min, max): (UInt8, UInt8) = continuation == 1 ? (low, high) : (0x80, 0xBF)
-        guard byte >= min && byte <= max else { throw self.invalidUTF8(at: offset) }
+        guard byte >= min && byte <= max else { throw Self.invalidUTF8(base, at: offset) }
       }
       offset += length
     }
   }
 
-  private func invalidUTF8(at offset: Int) -> JSONParseError {
+  private static func invalidUTF8(_ base: UnsafePointer<UInt8>, at offset: Int) -> JSONParseError {
     JSONParseError(
       offset: offset,
-      reason: "invalid UTF-8 byte 0x\(JSONParseError.hex(self.byte(offset))) in string")
+      reason: "invalid UTF-8 byte 0x\(JSONParseError.hex(base[offset])) in string")
   }
 
   // MARK: - Numbers
