@@ -23,7 +23,9 @@ struct JSONParser: ~Copyable {
   /// One ``fingerprint(_:_:)`` per entry of `members`.
   private var fingerprints: MoveStack<UInt64>
   private var frames: MoveStack<Frame>
-  private var scratch: [UInt8] = []
+  /// Decoded bytes of the string being unescaped. A `MoveStack` rather than an `[UInt8]`,
+  /// whose empty buffer cost a `swift_release` at the end of every parse.
+  private var scratch = MoveStack<UInt8>()
   /// For each member count in `Self.shapeCounts`, the fingerprints of the last object of that
   /// size found free of repeats (slot `count - lowerBound`, `upperBound` words each). Records in
   /// an array usually share their keys, so most objects are settled by one comparison with
@@ -479,7 +481,7 @@ struct JSONParser: ~Copyable {
     from start: Int, _ sawNonASCII: Bool
   ) throws(JSONParseError) -> (string: String, fingerprint: UInt64) {
     var sawNonASCII = sawNonASCII
-    self.scratch.removeAll(keepingCapacity: true)
+    self.scratch.removeAll()
     self.scratch.append(
       contentsOf: UnsafeBufferPointer(start: self.base + start, count: self.position - start))
     while true {
@@ -501,10 +503,10 @@ struct JSONParser: ~Copyable {
       if self.byte(self.position) == Self.quote {
         if sawNonASCII { try Self.validateUTF8(self.base, from: start, to: self.position) }
         self.position += 1
-        return self.scratch.withUnsafeBufferPointer { buffer in
-          let string = String(decoding: buffer, as: UTF8.self)
-          return (string, Self.fingerprint(buffer.baseAddress.unsafelyUnwrapped, buffer.count))
-        }
+        // Every escape decodes to at least one byte, so the buffer is not empty.
+        let buffer = self.scratch.elements(from: 0)
+        let string = String(decoding: buffer, as: UTF8.self)
+        return (string, Self.fingerprint(buffer.baseAddress.unsafelyUnwrapped, buffer.count))
       }
       try self.parseEscape()
     }
@@ -535,7 +537,7 @@ struct JSONParser: ~Copyable {
         self.byte(self.position), at: self.position, expecting: "an escape character")
     }
     self.position += 1
-    self.scratch.append(decoded)
+    self.scratch.push(decoded)
   }
 
   /// Decodes `\uXXXX` (and a following low surrogate escape) at the `u`.
@@ -560,7 +562,7 @@ struct JSONParser: ~Copyable {
     guard let scalar = Unicode.Scalar(scalarValue) else {
       throw self.loneSurrogate(first, at: escapeStart)
     }
-    self.scratch.append(contentsOf: UTF8.encode(scalar).unsafelyUnwrapped)
+    for byte in UTF8.encode(scalar).unsafelyUnwrapped { self.scratch.push(byte) }
   }
 
   private func loneSurrogate(_ unit: UInt16, at offset: Int) -> JSONParseError {

@@ -61,8 +61,13 @@ struct MoveStack<Element>: ~Copyable {
     self.count += 1
   }
 
-  private mutating func grow() {
-    let newCapacity = Swift.max(16, self.capacity * 2)
+  /// Discards every element.
+  mutating func removeAll() {
+    if self.count > 0 { self.removeLast(self.count) }
+  }
+
+  private mutating func grow(toAtLeast minimumCapacity: Int = 0) {
+    let newCapacity = Swift.max(16, self.capacity * 2, minimumCapacity)
     let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
     if let base = self.base {
       newBase.moveInitialize(from: base, count: self.count)
@@ -79,6 +84,17 @@ struct MoveStack<Element>: ~Copyable {
     guard moved > 0, let base = self.base else { return [] }
     self.count = start
     return Array(MovedElements(base: base + start, count: moved))
+  }
+}
+
+extension MoveStack where Element == UInt8 {
+  /// Pushes copies of `bytes`, first to last.
+  mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+    let newCount = self.count + bytes.count
+    if newCount > self.capacity { self.grow(toAtLeast: newCount) }
+    (self.base.unsafelyUnwrapped + self.count).initialize(from: source, count: bytes.count)
+    self.count = newCount
   }
 }
 
