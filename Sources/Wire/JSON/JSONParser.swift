@@ -111,7 +111,11 @@ struct JSONParser: ~Copyable {
   /// Parses exactly one JSON value surrounded by optional whitespace.
   mutating func parseDocument() throws(JSONParseError) -> JSON {
     self.skipWhitespace()
+    // The key of the value being parsed: always "" inside an array.
     var key = ""
+    // Whether the innermost open container is an object (`frames.top.isObject`, kept in a
+    // local because every value reads it).
+    var inObject = false
     while true {
       // Parse one value, or open a container and loop for its first element.
       guard self.position < self.end else {
@@ -128,6 +132,7 @@ struct JSONParser: ~Copyable {
           value = .object(JSONObject())
         } else {
           self.frames.push(Frame(isObject: true, start: self.members.count, key: consume key))
+          inObject = true
           key = try self.parseKeyAndColon()
           continue
         }
@@ -140,6 +145,7 @@ struct JSONParser: ~Copyable {
           value = .array([])
         } else {
           self.frames.push(Frame(isObject: false, start: self.values.count, key: consume key))
+          inObject = false
           key = ""
           continue
         }
@@ -171,37 +177,47 @@ struct JSONParser: ~Copyable {
           guard self.position == self.end else { throw self.unexpected(expecting: "end of input") }
           return value
         }
-        let isObject = self.frames.top.isObject
         // `consume`: the key and value move onto the stack without a retain/release pair.
-        if isObject {
+        let frame: Frame
+        if inObject {
+          // Every way on reinitializes `key` (the next key, or the closed object's own key)
+          // without first setting it to "", which would cost a release of that "".
           self.members.push(JSONObject.Member(key: consume key, value: consume value))
-        } else {
-          self.values.push(consume value)
-        }
-        key = ""
-        value = .null
-        self.skipWhitespace()
-        guard self.position < self.end else {
-          throw .endOfInput(at: self.end, expecting: isObject ? "',' or '}'" : "',' or ']'")
-        }
-        let byte = self.byte(self.position)
-        if byte == UInt8(ascii: ",") {
-          self.position += 1
           self.skipWhitespace()
-          if isObject { key = try self.parseKeyAndColon() }
-          break
-        }
-        let frame = self.frames.pop()
-        if isObject {
+          guard self.position < self.end else {
+            throw .endOfInput(at: self.end, expecting: "',' or '}'")
+          }
+          let byte = self.byte(self.position)
+          if byte == UInt8(ascii: ",") {
+            self.position += 1
+            self.skipWhitespace()
+            key = try self.parseKeyAndColon()
+            break
+          }
           guard byte == UInt8(ascii: "}") else { throw self.unexpected(expecting: "',' or '}'") }
           self.position += 1
+          frame = self.frames.pop()
           value = .object(self.closeObject(from: frame.start))
         } else {
+          // `key` is "" in an array and stays so.
+          self.values.push(consume value)
+          self.skipWhitespace()
+          guard self.position < self.end else {
+            throw .endOfInput(at: self.end, expecting: "',' or ']'")
+          }
+          let byte = self.byte(self.position)
+          if byte == UInt8(ascii: ",") {
+            self.position += 1
+            self.skipWhitespace()
+            break
+          }
           guard byte == UInt8(ascii: "]") else { throw self.unexpected(expecting: "',' or ']'") }
           self.position += 1
+          frame = self.frames.pop()
           value = .array(self.values.popArray(from: frame.start))
         }
         key = frame.key
+        if self.frames.count > 0 { inObject = self.frames.top.isObject }
       }
     }
   }
