@@ -153,7 +153,7 @@ struct JSONParser: ~Copyable {
         if let short = self.parseShortString() {
           value = .string(short.string)
         } else {
-          value = .string(try self.parseString().string)
+          value = .string(try self.parseValueString())
         }
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
         value = try self.parseNumber()
@@ -248,7 +248,7 @@ struct JSONParser: ~Copyable {
     if let short = self.parseShortString() {
       (key, fingerprint) = short
     } else {
-      (key, fingerprint) = try self.parseString()
+      (key, fingerprint) = try self.parseKeyString()
     }
     self.fingerprints.push(fingerprint)
     self.skipWhitespace()
@@ -404,8 +404,23 @@ struct JSONParser: ~Copyable {
     return (SmallString.make(low: low, high: high, count: count), Self.fingerprint(low, high, count))
   }
 
-  /// Parses a string starting at its opening quote; returns it with its key fingerprint.
-  private mutating func parseString() throws(JSONParseError) -> (
+  /// ``parseString(isKey:)`` for a value, which needs no fingerprint.
+  private mutating func parseValueString() throws(JSONParseError) -> String {
+    try self.parseString(isKey: false).string
+  }
+
+  /// ``parseString(isKey:)`` for a key.
+  private mutating func parseKeyString() throws(JSONParseError) -> (
+    string: String, fingerprint: UInt64
+  ) {
+    try self.parseString(isKey: true)
+  }
+
+  /// Parses a string starting at its opening quote; returns it with its key fingerprint (0
+  /// unless `isKey`: values need none). Inlined into the two wrappers above, so that each has
+  /// the flag as a constant.
+  @inline(__always)
+  private mutating func parseString(isKey: Bool) throws(JSONParseError) -> (
     string: String, fingerprint: UInt64
   ) {
     self.position += 1
@@ -456,15 +471,17 @@ struct JSONParser: ~Copyable {
           self.position += 1
           return (
             SmallString.make(low: low, high: high, count: count),
-            Self.fingerprint(low, high, count)
+            isKey ? Self.fingerprint(low, high, count) : 0
           )
         }
         self.position += 1
         let string = String(
           decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-        return (string, Self.fingerprint(bytes, count))
+        return (string, isKey ? Self.fingerprint(bytes, count) : 0)
       }
-      if byte == Self.backslash { return try self.parseEscapedString(from: start, sawNonASCII) }
+      if byte == Self.backslash {
+        return try self.parseEscapedString(from: start, sawNonASCII, isKey: isKey)
+      }
       if byte < 0x20 { throw self.controlCharacter(byte) }
       if byte >= 0x80 { sawNonASCII = true }
       self.position += 1
@@ -494,7 +511,7 @@ struct JSONParser: ~Copyable {
 
   /// Continues a string at its first backslash, decoding into `scratch`.
   private mutating func parseEscapedString(
-    from start: Int, _ sawNonASCII: Bool
+    from start: Int, _ sawNonASCII: Bool, isKey: Bool
   ) throws(JSONParseError) -> (string: String, fingerprint: UInt64) {
     var sawNonASCII = sawNonASCII
     self.scratch.removeAll()
@@ -522,7 +539,9 @@ struct JSONParser: ~Copyable {
         // Every escape decodes to at least one byte, so the buffer is not empty.
         let buffer = self.scratch.elements(from: 0)
         let string = String(decoding: buffer, as: UTF8.self)
-        return (string, Self.fingerprint(buffer.baseAddress.unsafelyUnwrapped, buffer.count))
+        let fingerprint =
+          isKey ? Self.fingerprint(buffer.baseAddress.unsafelyUnwrapped, buffer.count) : 0
+        return (string, fingerprint)
       }
       try self.parseEscape()
     }
