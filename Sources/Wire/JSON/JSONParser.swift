@@ -150,10 +150,11 @@ struct JSONParser: ~Copyable {
           continue
         }
       case Self.quote:
-        if let short = self.parseShortString() {
+        var plain = 0
+        if let short = self.parseShortString(plain: &plain) {
           value = .string(short.string)
         } else {
-          value = .string(try self.parseValueString())
+          value = .string(try self.parseValueString(skipping: plain))
         }
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
         value = try self.parseNumber()
@@ -245,10 +246,11 @@ struct JSONParser: ~Copyable {
     }
     let key: String
     let fingerprint: UInt64
-    if let short = self.parseShortString() {
+    var plain = 0
+    if let short = self.parseShortString(plain: &plain) {
       (key, fingerprint) = short
     } else {
-      (key, fingerprint) = try self.parseKeyString()
+      (key, fingerprint) = try self.parseKeyString(skipping: plain)
     }
     self.fingerprints.push(fingerprint)
     self.skipWhitespace()
@@ -375,11 +377,16 @@ struct JSONParser: ~Copyable {
 
   // MARK: - Strings
 
-  /// The common case of ``parseString()`` without its loops: an ASCII string of at most 15
-  /// bytes without escapes, whose closing quote lies within the 16 bytes after the opening one.
-  /// Returns `nil`, without moving, for anything else.
+  /// The common case of ``parseString(isKey:skipping:)`` without its loops: an ASCII string of
+  /// at most 15 bytes without escapes, whose closing quote lies within the 16 bytes after the
+  /// opening one.
+  /// Returns `nil`, without moving, for anything else, with `plain` set to how many bytes after
+  /// the opening quote it found free of quotes, backslashes, control and non-ASCII bytes, which
+  /// ``parseString(isKey:skipping:)`` then need not scan again.
   @inline(__always)
-  private mutating func parseShortString() -> (string: String, fingerprint: UInt64)? {
+  private mutating func parseShortString(plain: inout Int) -> (
+    string: String, fingerprint: UInt64
+  )? {
     let start = self.position &+ 1
     guard self.smallStrings, start &+ 16 <= self.end else { return nil }
     let raw = UnsafeRawPointer(self.base + start)
@@ -389,42 +396,52 @@ struct JSONParser: ~Copyable {
     let count: Int
     if lowFlags != 0 {
       count = lowFlags.trailingZeroBitCount &>> 3
-      guard self.byte(start &+ count) == Self.quote else { return nil }
+      guard self.byte(start &+ count) == Self.quote else {
+        plain = count
+        return nil
+      }
       low &= (1 &<< UInt64(truncatingIfNeeded: count &* 8)) &- 1
       high = 0
     } else {
       let highFlags = Self.specialBytes(high)
       // A quote at byte 16 would make a 16-byte string, too long to be small.
-      guard highFlags != 0 else { return nil }
+      guard highFlags != 0 else {
+        plain = 16
+        return nil
+      }
       count = 8 &+ highFlags.trailingZeroBitCount &>> 3
-      guard count < 16, self.byte(start &+ count) == Self.quote else { return nil }
+      guard self.byte(start &+ count) == Self.quote else {
+        plain = count
+        return nil
+      }
       high &= (1 &<< UInt64(truncatingIfNeeded: (count &- 8) &* 8)) &- 1
     }
     self.position = start &+ count &+ 1
     return (SmallString.make(low: low, high: high, count: count), Self.fingerprint(low, high, count))
   }
 
-  /// ``parseString(isKey:)`` for a value, which needs no fingerprint.
-  private mutating func parseValueString() throws(JSONParseError) -> String {
-    try self.parseString(isKey: false).string
+  /// ``parseString(isKey:skipping:)`` for a value, which needs no fingerprint.
+  private mutating func parseValueString(skipping plain: Int) throws(JSONParseError) -> String {
+    try self.parseString(isKey: false, skipping: plain).string
   }
 
-  /// ``parseString(isKey:)`` for a key.
-  private mutating func parseKeyString() throws(JSONParseError) -> (
+  /// ``parseString(isKey:skipping:)`` for a key.
+  private mutating func parseKeyString(skipping plain: Int) throws(JSONParseError) -> (
     string: String, fingerprint: UInt64
   ) {
-    try self.parseString(isKey: true)
+    try self.parseString(isKey: true, skipping: plain)
   }
 
-  /// Parses a string starting at its opening quote; returns it with its key fingerprint (0
-  /// unless `isKey`: values need none). Inlined into the two wrappers above, so that each has
-  /// the flag as a constant.
+  /// Parses a string starting at its opening quote, whose first `plain` bytes are known to be
+  /// plain ASCII; returns it with its key fingerprint (0 unless `isKey`: values need none).
+  /// Inlined into the two wrappers above, so that each has the flag as a constant.
   @inline(__always)
-  private mutating func parseString(isKey: Bool) throws(JSONParseError) -> (
+  private mutating func parseString(isKey: Bool, skipping plain: Int) throws(JSONParseError) -> (
     string: String, fingerprint: UInt64
   ) {
     self.position += 1
     let start = self.position
+    self.position += plain
     var sawNonASCII = false
     // Scan 8 bytes at a time for a quote, a backslash, a control character or a non-ASCII byte.
     while self.position &+ 8 <= self.end {
