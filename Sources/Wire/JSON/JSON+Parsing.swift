@@ -26,20 +26,20 @@ extension JSON {
     guard let base = bytes.baseAddress, bytes.count > 0 else {
       throw .endOfInput(at: 0, expecting: "a value")
     }
-    // Two allocations because each stays on the stack only up to 1024 bytes.
-    let result = withUnsafeTemporaryAllocation(
+    // Two allocations because each stays on the stack only up to 1024 bytes. Both pass the
+    // typed error straight through (no `Result` to wrap and unwrap).
+    self = try withUnsafeTemporaryAllocation(
       byteCount: JSONParser.workspaceByteCount, alignment: 16
-    ) { workspace in
-      withUnsafeTemporaryAllocation(of: UInt64.self, capacity: JSONParser.shapeWordCount) {
-        shapes in
+    ) { (workspace) throws(JSONParseError) -> JSON in
+      try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: JSONParser.shapeWordCount) {
+        (shapes) throws(JSONParseError) -> JSON in
         var parser = JSONParser(
           base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: maxDepth,
           workspace: workspace.baseAddress.unsafelyUnwrapped,
           shapes: shapes.baseAddress.unsafelyUnwrapped)
-        return Result { () throws(JSONParseError) in try parser.parseDocument() }
+        return try parser.parseDocument()
       }
     }
-    self = try result.get()
   }
 
   /// Parses one JSON value from UTF-8 bytes.
