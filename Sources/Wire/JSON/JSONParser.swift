@@ -19,9 +19,7 @@ struct JSONParser: ~Copyable {
   private let smallStrings = SmallString.isAvailable
   private var position = 0
   private var values: MoveStack<JSON>
-  private var members: MoveStack<JSONObject.Member>
-  /// One ``fingerprint(_:_:)`` per entry of `members`.
-  private var fingerprints: MoveStack<UInt64>
+  private var members: MoveStack<PendingMember>
   private var frames: MoveStack<Frame>
   /// Decoded bytes of the string being unescaped. A `MoveStack` rather than an `[UInt8]`,
   /// whose empty buffer cost a `swift_release` at the end of every parse.
@@ -39,13 +37,21 @@ struct JSONParser: ~Copyable {
   /// in `UInt64`s: 960 bytes, within what `withUnsafeTemporaryAllocation` puts on the stack.
   static var shapeWordCount: Int { Self.shapeCounts.count * Self.shapeCounts.upperBound }
 
+  /// A member of an object still open, with its key's ``fingerprint(_:_:)``. Kept together so
+  /// that a member costs one push (a separate fingerprint stack cost a second).
+  private struct PendingMember {
+    var member: JSONObject.Member
+    var fingerprint: UInt64
+  }
+
   /// An open array or object.
   private struct Frame {
     var isObject: Bool
     /// Where the container's elements start on `values` or `members`.
     var start: Int
-    /// The key under which the container goes into its parent object.
+    /// The key under which the container goes into its parent object, and its fingerprint.
     var key: String
+    var keyFingerprint: UInt64
   }
 
   /// How many bytes of temporary memory ``init(base:count:maxDepth:workspace:)`` wants: enough
@@ -72,11 +78,9 @@ struct JSONParser: ~Copyable {
       defer { offset += MemoryLayout<T>.stride * capacity }
       return workspace + offset
     }
-    self.members = MoveStack(
-      initialBuffer: carve(JSONObject.Member.self, 12), initialCapacity: 12)
+    self.members = MoveStack(initialBuffer: carve(PendingMember.self, 12), initialCapacity: 12)
     self.values = MoveStack(initialBuffer: carve(JSON.self, 12), initialCapacity: 12)
     self.frames = MoveStack(initialBuffer: carve(Frame.self, 4), initialCapacity: 4)
-    self.fingerprints = MoveStack(initialBuffer: carve(UInt64.self, 12), initialCapacity: 12)
     precondition(offset <= Self.workspaceByteCount, "workspace too small")
   }
 
@@ -111,8 +115,9 @@ struct JSONParser: ~Copyable {
   /// Parses exactly one JSON value surrounded by optional whitespace.
   mutating func parseDocument() throws(JSONParseError) -> JSON {
     self.skipWhitespace()
-    // The key of the value being parsed: always "" inside an array.
+    // The key of the value being parsed, and its fingerprint: always "" inside an array.
     var key = ""
+    var keyFingerprint: UInt64 = 0
     // Whether the innermost open container is an object (`frames.top.isObject`, kept in a
     // local because every value reads it).
     var inObject = false
@@ -131,9 +136,12 @@ struct JSONParser: ~Copyable {
           self.position += 1
           value = .object(JSONObject())
         } else {
-          self.frames.push(Frame(isObject: true, start: self.members.count, key: consume key))
+          self.frames.push(
+            Frame(
+              isObject: true, start: self.members.count, key: consume key,
+              keyFingerprint: keyFingerprint))
           inObject = true
-          key = try self.parseKeyAndColon()
+          (key, keyFingerprint) = try self.parseKeyAndColon()
           continue
         }
       case UInt8(ascii: "["):
@@ -144,7 +152,10 @@ struct JSONParser: ~Copyable {
           self.position += 1
           value = .array([])
         } else {
-          self.frames.push(Frame(isObject: false, start: self.values.count, key: consume key))
+          self.frames.push(
+            Frame(
+              isObject: false, start: self.values.count, key: consume key,
+              keyFingerprint: keyFingerprint))
           inObject = false
           key = ""
           continue
@@ -183,7 +194,10 @@ struct JSONParser: ~Copyable {
         if inObject {
           // Every way on reinitializes `key` (the next key, or the closed object's own key)
           // without first setting it to "", which would cost a release of that "".
-          self.members.push(JSONObject.Member(key: consume key, value: consume value))
+          self.members.push(
+            PendingMember(
+              member: JSONObject.Member(key: consume key, value: consume value),
+              fingerprint: keyFingerprint))
           self.skipWhitespace()
           guard self.position < self.end else {
             throw .endOfInput(at: self.end, expecting: "',' or '}'")
@@ -192,7 +206,7 @@ struct JSONParser: ~Copyable {
           if byte == UInt8(ascii: ",") {
             self.position += 1
             self.skipWhitespace()
-            key = try self.parseKeyAndColon()
+            (key, keyFingerprint) = try self.parseKeyAndColon()
             break
           }
           guard byte == UInt8(ascii: "}") else { throw self.unexpected(expecting: "',' or '}'") }
@@ -218,6 +232,7 @@ struct JSONParser: ~Copyable {
           value = .array(self.values.popArray(from: frame.start))
         }
         key = frame.key
+        keyFingerprint = frame.keyFingerprint
         if self.frames.count > 0 { inObject = self.frames.top.isObject }
       }
     }
@@ -240,7 +255,8 @@ struct JSONParser: ~Copyable {
   }
 
   /// Parses `"key"`, whitespace, `:` and whitespace; the position must be at the opening quote.
-  private mutating func parseKeyAndColon() throws(JSONParseError) -> String {
+  /// Returns the key and its fingerprint.
+  private mutating func parseKeyAndColon() throws(JSONParseError) -> (String, UInt64) {
     guard self.position < self.end, self.byte(self.position) == Self.quote else {
       throw self.unexpected(expecting: "a string key")
     }
@@ -252,25 +268,25 @@ struct JSONParser: ~Copyable {
     } else {
       (key, fingerprint) = try self.parseKeyString(skipping: plain)
     }
-    self.fingerprints.push(fingerprint)
     self.skipWhitespace()
     guard self.position < self.end, self.byte(self.position) == UInt8(ascii: ":") else {
       throw self.unexpected(expecting: "':'")
     }
     self.position += 1
     self.skipWhitespace()
-    return key
+    return (key, fingerprint)
   }
 
   /// Moves the members from `start` into an object, resolving duplicate keys.
   private mutating func closeObject(from start: Int) -> JSONObject {
-    let memberCount = self.members.count - start
-    let fingerprints = self.fingerprints.elements(from: self.fingerprints.count - memberCount)
+    let pending = self.members.elements(from: start)
     let mayHaveDuplicates =
-      Self.shapeCounts.contains(memberCount)
-      ? !self.isKnownUniqueShape(fingerprints) : Self.hasRepeats(fingerprints)
-    self.fingerprints.removeLast(memberCount)
-    let storage = self.members.popArray(from: start)
+      Self.shapeCounts.contains(pending.count)
+      ? !self.isKnownUniqueShape(pending) : Self.hasRepeats(pending)
+    // The fingerprints are trivial and simply left behind.
+    let storage = self.members.popArray(
+      from: start, field: MemoryLayout<PendingMember>.offset(of: \.member).unsafelyUnwrapped,
+      as: JSONObject.Member.self)
     guard mayHaveDuplicates else { return JSONObject(uniqueMembers: storage) }
     // Rare: equal fingerprints. Keep the first position and the last value of each key.
     var positions: [String: Int] = [:]
@@ -289,53 +305,53 @@ struct JSONParser: ~Copyable {
   /// Whether `fingerprints` (with a count in `shapeCounts`) has no repeats: the same sequence
   /// as the remembered one of its size (which had none), or checked by `hasRepeats` and then
   /// remembered. Exact, since equal sequences repeat equally.
-  private mutating func isKnownUniqueShape(_ fingerprints: UnsafeBufferPointer<UInt64>) -> Bool {
-    let index = fingerprints.count - Self.shapeCounts.lowerBound
+  private mutating func isKnownUniqueShape(_ pending: UnsafeBufferPointer<PendingMember>) -> Bool {
+    let index = pending.count - Self.shapeCounts.lowerBound
     let slot = self.shapes + index * Self.shapeCounts.upperBound
     let bit: UInt32 = 1 << UInt32(truncatingIfNeeded: index)
     if self.shapeSlotsFilled & bit != 0 {
       var same = true
-      for offset in 0..<fingerprints.count where slot[offset] != fingerprints[offset] {
+      for offset in 0..<pending.count where slot[offset] != pending[offset].fingerprint {
         same = false
         break
       }
       if same { return true }
     }
-    if Self.hasRepeats(fingerprints) { return false }
+    if Self.hasRepeats(pending) { return false }
     // Plain stores: `UInt64` is trivial, so the slot may be uninitialized or hold an old shape.
-    UnsafeMutableRawPointer(slot).copyMemory(
-      from: fingerprints.baseAddress.unsafelyUnwrapped,
-      byteCount: fingerprints.count * MemoryLayout<UInt64>.stride)
+    for offset in 0..<pending.count { slot[offset] = pending[offset].fingerprint }
     self.shapeSlotsFilled |= bit
     return true
   }
 
   /// Whether any fingerprint occurs twice; the small counts of typical objects inline.
   @inline(__always)
-  private static func hasRepeats(_ fingerprints: UnsafeBufferPointer<UInt64>) -> Bool {
-    switch fingerprints.count {
+  private static func hasRepeats(_ pending: UnsafeBufferPointer<PendingMember>) -> Bool {
+    switch pending.count {
     case 0, 1: return false
-    case 2: return fingerprints[0] == fingerprints[1]
+    case 2: return pending[0].fingerprint == pending[1].fingerprint
     case 3:
-      return fingerprints[0] == fingerprints[1] || fingerprints[0] == fingerprints[2]
-        || fingerprints[1] == fingerprints[2]
-    default: return Self.hasRepeatsSlowly(fingerprints)
+      let (first, second, third) = (
+        pending[0].fingerprint, pending[1].fingerprint, pending[2].fingerprint
+      )
+      return first == second || first == third || second == third
+    default: return Self.hasRepeatsSlowly(pending)
     }
   }
 
   /// ``hasRepeats(_:)`` for any count.
-  private static func hasRepeatsSlowly(_ fingerprints: UnsafeBufferPointer<UInt64>) -> Bool {
-    let count = fingerprints.count
+  private static func hasRepeatsSlowly(_ pending: UnsafeBufferPointer<PendingMember>) -> Bool {
+    let count = pending.count
     if count < 2 { return false }
     if count <= 32 {
       for i in 1..<count {
-        let fingerprint = fingerprints[i]
-        for j in 0..<i where fingerprints[j] == fingerprint { return true }
+        let fingerprint = pending[i].fingerprint
+        for j in 0..<i where pending[j].fingerprint == fingerprint { return true }
       }
       return false
     }
     var seen = Set<UInt64>(minimumCapacity: count)
-    for fingerprint in fingerprints where !seen.insert(fingerprint).inserted { return true }
+    for entry in pending where !seen.insert(entry.fingerprint).inserted { return true }
     return false
   }
 

@@ -80,10 +80,21 @@ struct MoveStack<Element>: ~Copyable {
 
   /// Moves the elements at positions `start..<count` into a new array, bottom first.
   mutating func popArray(from start: Int) -> [Element] {
+    self.popArray(from: start, field: 0, as: Element.self)
+  }
+
+  /// Moves one stored property of each element at positions `start..<count` into a new array,
+  /// bottom first: the one at byte `offset` (`MemoryLayout<Element>.offset(of:)`), or the whole
+  /// element for offset 0 and `Field == Element`. The elements' other stored properties must be
+  /// trivial: they are left behind without deinitialization.
+  mutating func popArray<Field>(from start: Int, field offset: Int, as _: Field.Type) -> [Field] {
     let moved = self.count - start
     guard moved > 0, let base = self.base else { return [] }
     self.count = start
-    return Array(MovedElements(base: base + start, count: moved))
+    return Array(
+      MovedElements<Field>(
+        base: UnsafeMutableRawPointer(base + start) + offset,
+        stride: MemoryLayout<Element>.stride, count: moved))
   }
 }
 
@@ -98,19 +109,23 @@ extension MoveStack where Element == UInt8 {
   }
 }
 
-/// Elements that `Array.init(_:)` moves out in one `_copyContents` call.
+/// Values that `Array.init(_:)` moves out in one `_copyContents` call: `count` values of type
+/// `Element`, `stride` bytes apart from `base` (further apart when each is a stored property of
+/// a larger stack element, whose memory is bound to the property's type too).
 ///
 /// `Array.init` from a collection (inlinable, so fixed when this module is compiled) allocates
 /// exactly `count` elements and fills them through `_copyContents(initializing:)`, which here is
-/// one `moveInitialize`: no per-element capacity or uniqueness checks, no retain/release. That
-/// measured 70–200 instructions cheaper per array than `reserveCapacity` + `append`, and far
-/// cheaper than `init(unsafeUninitializedCapacity:)`, which calls an unspecialized allocator.
+/// one `moveInitialize` (or one per element when strided): no per-element capacity or
+/// uniqueness checks, no retain/release. That measured 70–200 instructions cheaper per array
+/// than `reserveCapacity` + `append`, and far cheaper than `init(unsafeUninitializedCapacity:)`,
+/// which calls an unspecialized allocator.
 ///
 /// Single use: after `_copyContents` the memory is uninitialized. Elements are never read one by
 /// one (the subscript traps), so a change in `Array.init` shows up as a failing test, not as
 /// silently copied (and leaked) elements.
 private struct MovedElements<Element>: Collection {
-  let base: UnsafeMutablePointer<Element>
+  let base: UnsafeMutableRawPointer
+  let stride: Int
   let count: Int
 
   var startIndex: Int { 0 }
@@ -125,7 +140,16 @@ private struct MovedElements<Element>: Collection {
     initializing buffer: UnsafeMutableBufferPointer<Element>
   ) -> (Iterator, Int) {
     precondition(buffer.count >= self.count, "destination too small")
-    buffer.baseAddress.unsafelyUnwrapped.moveInitialize(from: self.base, count: self.count)
+    let destination = buffer.baseAddress.unsafelyUnwrapped
+    if self.stride == MemoryLayout<Element>.stride {
+      destination.moveInitialize(
+        from: self.base.assumingMemoryBound(to: Element.self), count: self.count)
+    } else {
+      for offset in 0..<self.count {
+        let source = (self.base + offset * self.stride).assumingMemoryBound(to: Element.self)
+        (destination + offset).initialize(to: source.move())
+      }
+    }
     // An iterator at the end: everything has been handed over.
     return (IndexingIterator(_elements: self, _position: self.count), self.count)
   }
