@@ -256,6 +256,7 @@ struct JSONParser: ~Copyable {
 
   /// Parses `"key"`, whitespace, `:` and whitespace; the position must be at the opening quote.
   /// Returns the key and its fingerprint.
+  @inline(__always)
   private mutating func parseKeyAndColon() throws(JSONParseError) -> (String, UInt64) {
     guard self.position < self.end, self.byte(self.position) == Self.quote else {
       throw self.unexpected(expecting: "a string key")
