@@ -48,7 +48,11 @@ extension JSON {
   ///   - bytes: The complete JSON text.
   ///   - maxDepth: How many arrays and objects may be open at once.
   /// - Throws: ``JSONParseError`` with the byte offset of the problem.
-  public init(parsing bytes: [UInt8], maxDepth: Int = JSON.defaultMaxDepth) throws(JSONParseError) {
+  public init(
+    parsing bytes: borrowing [UInt8], maxDepth: Int = JSON.defaultMaxDepth
+  ) throws(JSONParseError) {
+    // `borrowing`: an initializer otherwise takes its arguments owned, so every call paid a
+    // retain (by the caller) and a release (here) of the array.
     let result = bytes.withUnsafeBytes { buffer in
       Result { () throws(JSONParseError) in try JSON(parsing: buffer, maxDepth: maxDepth) }
     }
@@ -63,9 +67,10 @@ extension JSON {
   ///   - bytes: The complete JSON text.
   ///   - maxDepth: How many arrays and objects may be open at once.
   /// - Throws: ``JSONParseError`` with the byte offset of the problem.
-  public init(parsing bytes: ArraySlice<UInt8>, maxDepth: Int = JSON.defaultMaxDepth)
-    throws(JSONParseError)
-  {
+  public init(
+    parsing bytes: borrowing ArraySlice<UInt8>, maxDepth: Int = JSON.defaultMaxDepth
+  ) throws(JSONParseError) {
+    // `borrowing`, as for `[UInt8]`: no retain/release of the slice's buffer per call.
     let result = bytes.withUnsafeBytes { buffer in
       Result { () throws(JSONParseError) in try JSON(parsing: buffer, maxDepth: maxDepth) }
     }
