@@ -169,14 +169,30 @@ struct JSONParser: ~Copyable {
         }
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
         value = try self.parseNumber()
+      // Literals: one 4-byte compare in the common case; `parseLiteral` finds and reports
+      // the mismatch otherwise.
       case UInt8(ascii: "t"):
-        try self.parseLiteral("true")
+        if Self.hasWord(Self.trueWord, self.base, at: self.position, end: self.end) {
+          self.position &+= 4
+        } else {
+          try self.parseLiteral("true")
+        }
         value = .bool(true)
       case UInt8(ascii: "f"):
-        try self.parseLiteral("false")
+        if Self.hasWord(Self.falsWord, self.base, at: self.position, end: self.end &- 1),
+          self.byte(self.position &+ 4) == UInt8(ascii: "e")
+        {
+          self.position &+= 5
+        } else {
+          try self.parseLiteral("false")
+        }
         value = .bool(false)
       case UInt8(ascii: "n"):
-        try self.parseLiteral("null")
+        if Self.hasWord(Self.nullWord, self.base, at: self.position, end: self.end) {
+          self.position &+= 4
+        } else {
+          try self.parseLiteral("null")
+        }
         value = .null
       default:
         throw self.unexpected(expecting: "a value")
@@ -378,6 +394,22 @@ struct JSONParser: ~Copyable {
   }
 
   // MARK: - Literals
+
+  /// `"true"`, `"fals"` and `"null"` as little-endian words.
+  private static var trueWord: UInt32 { 0x6575_7274 }
+  private static var falsWord: UInt32 { 0x736C_6166 }
+  private static var nullWord: UInt32 { 0x6C6C_756E }
+
+  /// Whether the 4 bytes at `base[offset]` (which must lie before `end`) are `word`, little
+  /// endian. Static: as a method it would get a copy of the whole parser.
+  @inline(__always)
+  private static func hasWord(
+    _ word: UInt32, _ base: UnsafePointer<UInt8>, at offset: Int, end: Int
+  ) -> Bool {
+    offset &+ 4 <= end
+      && UInt32(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt32.self))
+        == word
+  }
 
   private mutating func parseLiteral(_ literal: StaticString) throws(JSONParseError) {
     let length = literal.utf8CodeUnitCount
