@@ -792,9 +792,12 @@ struct JSONParser: ~Copyable {
         let digit = self.byte(self.position) &- UInt8(ascii: "0")
         if digit > 9 { break }
         if digitCount < 19 {
-          if significand != 0 || digit != 0 { digitCount += 1 }
+          // Below 10^19, so no overflow. A digit counts once the significand is nonzero (the
+          // leading zeros of `0.001` do not), branch-free.
           significand = significand &* 10 &+ UInt64(digit)
-          decimalExponent -= 1
+          digitCount &+= significand != 0 ? 1 : 0
+          // Bounded by the input's length.
+          decimalExponent &-= 1
         } else if digit != 0 {
           exact = false
         }
