@@ -373,6 +373,7 @@ struct JSONParser: ~Copyable {
   }
 
   /// A cheap digest of a key's UTF-8: equal keys always have equal fingerprints.
+  @inline(__always)
   private static func fingerprint(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
     if count <= 15 {
       let words = SmallString.words(bytes, count)
