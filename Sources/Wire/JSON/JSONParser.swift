@@ -54,10 +54,11 @@ struct JSONParser: ~Copyable {
     var keyFingerprint: UInt64
   }
 
-  /// How many bytes of temporary memory ``init(base:count:maxDepth:workspace:)`` wants: enough
-  /// for the stacks of a typical message, so that parsing one allocates only its results. At
-  /// most 1024, the most `withUnsafeTemporaryAllocation` puts on the stack without asking the
-  /// runtime (which, on Linux, answers by falling back to `malloc`).
+  /// How many bytes of temporary `workspace` memory
+  /// ``init(base:count:maxDepth:workspace:shapes:)`` wants: enough for the stacks of a typical
+  /// message, so that parsing one allocates only its results. At most 1024, the most
+  /// `withUnsafeTemporaryAllocation` puts on the stack without asking the runtime (which, on
+  /// Linux, answers by falling back to `malloc`).
   static let workspaceByteCount = 1024
 
   /// A parser over `base[0..<count]`, with stacks starting in `workspace`
