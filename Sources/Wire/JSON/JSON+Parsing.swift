@@ -26,15 +26,20 @@ extension JSON {
     guard let base = bytes.baseAddress, bytes.count > 0 else {
       throw .endOfInput(at: 0, expecting: "a value")
     }
-    let result = withUnsafeTemporaryAllocation(
+    // Two allocations because each stays on the stack only up to 1024 bytes. Both pass the
+    // typed error straight through (no `Result` to wrap and unwrap).
+    self = try withUnsafeTemporaryAllocation(
       byteCount: JSONParser.workspaceByteCount, alignment: 16
-    ) { workspace in
-      var parser = JSONParser(
-        base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: maxDepth,
-        workspace: workspace.baseAddress.unsafelyUnwrapped)
-      return Result { () throws(JSONParseError) in try parser.parseDocument() }
+    ) { (workspace) throws(JSONParseError) -> JSON in
+      try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: JSONParser.shapeWordCount) {
+        (shapes) throws(JSONParseError) -> JSON in
+        var parser = JSONParser(
+          base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count, maxDepth: maxDepth,
+          workspace: workspace.baseAddress.unsafelyUnwrapped,
+          shapes: shapes.baseAddress.unsafelyUnwrapped)
+        return try parser.parseDocument()
+      }
     }
-    self = try result.get()
   }
 
   /// Parses one JSON value from UTF-8 bytes.
@@ -43,7 +48,11 @@ extension JSON {
   ///   - bytes: The complete JSON text.
   ///   - maxDepth: How many arrays and objects may be open at once.
   /// - Throws: ``JSONParseError`` with the byte offset of the problem.
-  public init(parsing bytes: [UInt8], maxDepth: Int = JSON.defaultMaxDepth) throws(JSONParseError) {
+  public init(
+    parsing bytes: borrowing [UInt8], maxDepth: Int = JSON.defaultMaxDepth
+  ) throws(JSONParseError) {
+    // `borrowing`: an initializer otherwise takes its arguments owned, so every call paid a
+    // retain (by the caller) and a release (here) of the array.
     let result = bytes.withUnsafeBytes { buffer in
       Result { () throws(JSONParseError) in try JSON(parsing: buffer, maxDepth: maxDepth) }
     }
@@ -58,9 +67,10 @@ extension JSON {
   ///   - bytes: The complete JSON text.
   ///   - maxDepth: How many arrays and objects may be open at once.
   /// - Throws: ``JSONParseError`` with the byte offset of the problem.
-  public init(parsing bytes: ArraySlice<UInt8>, maxDepth: Int = JSON.defaultMaxDepth)
-    throws(JSONParseError)
-  {
+  public init(
+    parsing bytes: borrowing ArraySlice<UInt8>, maxDepth: Int = JSON.defaultMaxDepth
+  ) throws(JSONParseError) {
+    // `borrowing`, as for `[UInt8]`: no retain/release of the slice's buffer per call.
     let result = bytes.withUnsafeBytes { buffer in
       Result { () throws(JSONParseError) in try JSON(parsing: buffer, maxDepth: maxDepth) }
     }

@@ -19,29 +19,57 @@ struct JSONParser: ~Copyable {
   private let smallStrings = SmallString.isAvailable
   private var position = 0
   private var values: MoveStack<JSON>
-  private var members: MoveStack<JSONObject.Member>
-  /// One ``fingerprint(_:_:)`` per entry of `members`.
-  private var fingerprints: MoveStack<UInt64>
+  private var members: MoveStack<PendingMember>
   private var frames: MoveStack<Frame>
-  private var scratch: [UInt8] = []
+  /// Decoded bytes of the string being unescaped. A `MoveStack` rather than an `[UInt8]`,
+  /// whose empty buffer cost a `swift_release` at the end of every parse.
+  private var scratch = MoveStack<UInt8>()
+  /// For each member count in `Self.shapeCounts`, the fingerprints of the last object of that
+  /// size found free of repeats (slot `count - lowerBound`, `upperBound` words each). Records in
+  /// an array usually share their keys, so most objects are settled by one comparison with
+  /// their predecessor's shape instead of `hasRepeats`.
+  private let shapes: UnsafeMutablePointer<UInt64>
+  /// Bit `i` set: slot `i` of `shapes` holds a shape.
+  private var shapeSlotsFilled: UInt32 = 0
+  /// Member counts for which ``shapes`` pays: below, `hasRepeats` costs at most 28 compares.
+  private static var shapeCounts: ClosedRange<Int> { 8...15 }
+  /// The size of the `shapes` memory that ``init(base:count:maxDepth:workspace:shapes:)`` wants,
+  /// in `UInt64`s: 960 bytes, within what `withUnsafeTemporaryAllocation` puts on the stack.
+  static var shapeWordCount: Int { Self.shapeCounts.count * Self.shapeCounts.upperBound }
+
+  /// A member of an object still open, with its key's ``fingerprint(_:_:)``. Kept together so
+  /// that a member costs one push (a separate fingerprint stack cost a second).
+  private struct PendingMember {
+    var member: JSONObject.Member
+    var fingerprint: UInt64
+  }
 
   /// An open array or object.
   private struct Frame {
     var isObject: Bool
     /// Where the container's elements start on `values` or `members`.
     var start: Int
-    /// The key under which the container goes into its parent object.
+    /// The key under which the container goes into its parent object, and its fingerprint.
     var key: String
+    var keyFingerprint: UInt64
   }
 
-  /// How many bytes of temporary memory ``init(base:count:maxDepth:workspace:)`` wants: enough
-  /// for the stacks of a typical message, so that parsing one allocates only its results.
-  static let workspaceByteCount = 2560
+  /// How many bytes of temporary `workspace` memory
+  /// ``init(base:count:maxDepth:workspace:shapes:)`` wants: enough for the stacks of a typical
+  /// message, so that parsing one allocates only its results. At most 1024, the most
+  /// `withUnsafeTemporaryAllocation` puts on the stack without asking the runtime (which, on
+  /// Linux, answers by falling back to `malloc`).
+  static let workspaceByteCount = 1024
 
   /// A parser over `base[0..<count]`, with stacks starting in `workspace`
-  /// (``workspaceByteCount`` bytes, 16-byte aligned); both must stay valid while parsing.
-  init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, workspace: UnsafeMutableRawPointer) {
+  /// (``workspaceByteCount`` bytes, 16-byte aligned) and ``shapeWordCount`` words of
+  /// uninitialized `shapes` memory; all must stay valid while parsing.
+  init(
+    base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, workspace: UnsafeMutableRawPointer,
+    shapes: UnsafeMutablePointer<UInt64>
+  ) {
     self.base = base
+    self.shapes = shapes
     self.end = count
     self.maxDepth = maxDepth
     var offset = 0
@@ -51,11 +79,9 @@ struct JSONParser: ~Copyable {
       defer { offset += MemoryLayout<T>.stride * capacity }
       return workspace + offset
     }
-    self.members = MoveStack(
-      initialBuffer: carve(JSONObject.Member.self, 24), initialCapacity: 24)
-    self.values = MoveStack(initialBuffer: carve(JSON.self, 24), initialCapacity: 24)
-    self.frames = MoveStack(initialBuffer: carve(Frame.self, 12), initialCapacity: 12)
-    self.fingerprints = MoveStack(initialBuffer: carve(UInt64.self, 24), initialCapacity: 24)
+    self.members = MoveStack(initialBuffer: carve(PendingMember.self, 12), initialCapacity: 12)
+    self.values = MoveStack(initialBuffer: carve(JSON.self, 12), initialCapacity: 12)
+    self.frames = MoveStack(initialBuffer: carve(Frame.self, 4), initialCapacity: 4)
     precondition(offset <= Self.workspaceByteCount, "workspace too small")
   }
 
@@ -90,7 +116,12 @@ struct JSONParser: ~Copyable {
   /// Parses exactly one JSON value surrounded by optional whitespace.
   mutating func parseDocument() throws(JSONParseError) -> JSON {
     self.skipWhitespace()
+    // The key of the value being parsed, and its fingerprint: always "" inside an array.
     var key = ""
+    var keyFingerprint: UInt64 = 0
+    // Whether the innermost open container is an object (`frames.top.isObject`, kept in a
+    // local because every value reads it).
+    var inObject = false
     while true {
       // Parse one value, or open a container and loop for its first element.
       guard self.position < self.end else {
@@ -106,8 +137,12 @@ struct JSONParser: ~Copyable {
           self.position += 1
           value = .object(JSONObject())
         } else {
-          self.frames.push(Frame(isObject: true, start: self.members.count, key: consume key))
-          key = try self.parseKeyAndColon()
+          self.frames.push(
+            Frame(
+              isObject: true, start: self.members.count, key: consume key,
+              keyFingerprint: keyFingerprint))
+          inObject = true
+          (key, keyFingerprint) = try self.parseKeyAndColon()
           continue
         }
       case UInt8(ascii: "["):
@@ -118,26 +153,47 @@ struct JSONParser: ~Copyable {
           self.position += 1
           value = .array([])
         } else {
-          self.frames.push(Frame(isObject: false, start: self.values.count, key: consume key))
+          self.frames.push(
+            Frame(
+              isObject: false, start: self.values.count, key: consume key,
+              keyFingerprint: keyFingerprint))
+          inObject = false
           key = ""
           continue
         }
       case Self.quote:
-        if let short = self.parseShortString() {
+        var plain = 0
+        if let short = self.parseShortString(plain: &plain) {
           value = .string(short.string)
         } else {
-          value = .string(try self.parseString().string)
+          value = .string(try self.parseValueString(skipping: plain))
         }
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
         value = try self.parseNumber()
+      // Literals: one 4-byte compare in the common case; `parseLiteral` finds and reports
+      // the mismatch otherwise.
       case UInt8(ascii: "t"):
-        try self.parseLiteral("true")
+        if Self.hasWord(Self.trueWord, self.base, at: self.position, end: self.end) {
+          self.position &+= 4
+        } else {
+          try self.parseLiteral("true")
+        }
         value = .bool(true)
       case UInt8(ascii: "f"):
-        try self.parseLiteral("false")
+        if Self.hasWord(Self.falsWord, self.base, at: self.position, end: self.end &- 1),
+          self.byte(self.position &+ 4) == UInt8(ascii: "e")
+        {
+          self.position &+= 5
+        } else {
+          try self.parseLiteral("false")
+        }
         value = .bool(false)
       case UInt8(ascii: "n"):
-        try self.parseLiteral("null")
+        if Self.hasWord(Self.nullWord, self.base, at: self.position, end: self.end) {
+          self.position &+= 4
+        } else {
+          try self.parseLiteral("null")
+        }
         value = .null
       default:
         throw self.unexpected(expecting: "a value")
@@ -150,77 +206,105 @@ struct JSONParser: ~Copyable {
           guard self.position == self.end else { throw self.unexpected(expecting: "end of input") }
           return value
         }
-        let isObject = self.frames.top.isObject
         // `consume`: the key and value move onto the stack without a retain/release pair.
-        if isObject {
-          self.members.push(JSONObject.Member(key: consume key, value: consume value))
-        } else {
-          self.values.push(consume value)
-        }
-        key = ""
-        value = .null
-        self.skipWhitespace()
-        guard self.position < self.end else {
-          throw .endOfInput(at: self.end, expecting: isObject ? "',' or '}'" : "',' or ']'")
-        }
-        let byte = self.byte(self.position)
-        if byte == UInt8(ascii: ",") {
-          self.position += 1
+        let frame: Frame
+        if inObject {
+          // Every way on reinitializes `key` (the next key, or the closed object's own key)
+          // without first setting it to "", which would cost a release of that "".
+          self.members.push(
+            PendingMember(
+              member: JSONObject.Member(key: consume key, value: consume value),
+              fingerprint: keyFingerprint))
           self.skipWhitespace()
-          if isObject { key = try self.parseKeyAndColon() }
-          break
-        }
-        let frame = self.frames.pop()
-        if isObject {
+          guard self.position < self.end else {
+            throw .endOfInput(at: self.end, expecting: "',' or '}'")
+          }
+          let byte = self.byte(self.position)
+          if byte == UInt8(ascii: ",") {
+            self.position += 1
+            self.skipWhitespace()
+            (key, keyFingerprint) = try self.parseKeyAndColon()
+            break
+          }
           guard byte == UInt8(ascii: "}") else { throw self.unexpected(expecting: "',' or '}'") }
           self.position += 1
+          frame = self.frames.pop()
           value = .object(self.closeObject(from: frame.start))
         } else {
+          // `key` is "" in an array and stays so.
+          self.values.push(consume value)
+          self.skipWhitespace()
+          guard self.position < self.end else {
+            throw .endOfInput(at: self.end, expecting: "',' or ']'")
+          }
+          let byte = self.byte(self.position)
+          if byte == UInt8(ascii: ",") {
+            self.position += 1
+            self.skipWhitespace()
+            break
+          }
           guard byte == UInt8(ascii: "]") else { throw self.unexpected(expecting: "',' or ']'") }
           self.position += 1
+          frame = self.frames.pop()
           value = .array(self.values.popArray(from: frame.start))
         }
         key = frame.key
+        keyFingerprint = frame.keyFingerprint
+        if self.frames.count > 0 { inObject = self.frames.top.isObject }
       }
     }
   }
 
-  private func checkDepth() throws(JSONParseError) {
+  /// `mutating`, though it changes nothing: a non-mutating call here made the compiler copy the
+  /// whole (non-copyable) parser to the stack with `memcpy` at every `{` and `[`.
+  @inline(__always)
+  private mutating func checkDepth() throws(JSONParseError) {
     if self.frames.count >= self.maxDepth {
-      throw JSONParseError(
-        offset: self.position, reason: "nesting deeper than the maximum depth of \(self.maxDepth)")
+      throw Self.tooDeep(at: self.position, maxDepth: self.maxDepth)
     }
   }
 
+  /// Out of line so that the check above stays a compare and a branch.
+  @inline(never)
+  private static func tooDeep(at offset: Int, maxDepth: Int) -> JSONParseError {
+    JSONParseError(
+      offset: offset, reason: "nesting deeper than the maximum depth of \(maxDepth)")
+  }
+
   /// Parses `"key"`, whitespace, `:` and whitespace; the position must be at the opening quote.
-  private mutating func parseKeyAndColon() throws(JSONParseError) -> String {
+  /// Returns the key and its fingerprint.
+  @inline(__always)
+  private mutating func parseKeyAndColon() throws(JSONParseError) -> (String, UInt64) {
     guard self.position < self.end, self.byte(self.position) == Self.quote else {
       throw self.unexpected(expecting: "a string key")
     }
     let key: String
     let fingerprint: UInt64
-    if let short = self.parseShortString() {
+    var plain = 0
+    if let short = self.parseShortString(plain: &plain) {
       (key, fingerprint) = short
     } else {
-      (key, fingerprint) = try self.parseString()
+      (key, fingerprint) = try self.parseKeyString(skipping: plain)
     }
-    self.fingerprints.push(fingerprint)
     self.skipWhitespace()
     guard self.position < self.end, self.byte(self.position) == UInt8(ascii: ":") else {
       throw self.unexpected(expecting: "':'")
     }
     self.position += 1
     self.skipWhitespace()
-    return key
+    return (key, fingerprint)
   }
 
   /// Moves the members from `start` into an object, resolving duplicate keys.
   private mutating func closeObject(from start: Int) -> JSONObject {
-    let memberCount = self.members.count - start
-    let mayHaveDuplicates = Self.hasRepeats(
-      self.fingerprints.elements(from: self.fingerprints.count - memberCount))
-    self.fingerprints.removeLast(memberCount)
-    let storage = self.members.popArray(from: start)
+    let pending = self.members.elements(from: start)
+    let mayHaveDuplicates =
+      Self.shapeCounts.contains(pending.count)
+      ? !self.isKnownUniqueShape(pending) : Self.hasRepeats(pending)
+    // The fingerprints are trivial and simply left behind.
+    let storage = self.members.popArray(
+      from: start, field: MemoryLayout<PendingMember>.offset(of: \.member).unsafelyUnwrapped,
+      as: JSONObject.Member.self)
     guard mayHaveDuplicates else { return JSONObject(uniqueMembers: storage) }
     // Rare: equal fingerprints. Keep the first position and the last value of each key.
     var positions: [String: Int] = [:]
@@ -236,23 +320,61 @@ struct JSONParser: ~Copyable {
     return JSONObject(uniqueMembers: unique)
   }
 
-  /// Whether any fingerprint occurs twice.
-  private static func hasRepeats(_ fingerprints: UnsafeBufferPointer<UInt64>) -> Bool {
-    let count = fingerprints.count
+  /// Whether `fingerprints` (with a count in `shapeCounts`) has no repeats: the same sequence
+  /// as the remembered one of its size (which had none), or checked by `hasRepeats` and then
+  /// remembered. Exact, since equal sequences repeat equally.
+  private mutating func isKnownUniqueShape(_ pending: UnsafeBufferPointer<PendingMember>) -> Bool {
+    let index = pending.count - Self.shapeCounts.lowerBound
+    let slot = self.shapes + index * Self.shapeCounts.upperBound
+    let bit: UInt32 = 1 << UInt32(truncatingIfNeeded: index)
+    if self.shapeSlotsFilled & bit != 0 {
+      var same = true
+      for offset in 0..<pending.count where slot[offset] != pending[offset].fingerprint {
+        same = false
+        break
+      }
+      if same { return true }
+    }
+    if Self.hasRepeats(pending) { return false }
+    // Plain stores: `UInt64` is trivial, so the slot may be uninitialized or hold an old shape.
+    for offset in 0..<pending.count { slot[offset] = pending[offset].fingerprint }
+    self.shapeSlotsFilled |= bit
+    return true
+  }
+
+  /// Whether any fingerprint occurs twice; the small counts of typical objects inline.
+  @inline(__always)
+  private static func hasRepeats(_ pending: UnsafeBufferPointer<PendingMember>) -> Bool {
+    switch pending.count {
+    case 0, 1: return false
+    case 2: return pending[0].fingerprint == pending[1].fingerprint
+    case 3:
+      let (first, second, third) = (
+        pending[0].fingerprint, pending[1].fingerprint, pending[2].fingerprint
+      )
+      return first == second || first == third || second == third
+    default: return Self.hasRepeatsSlowly(pending)
+    }
+  }
+
+  /// ``hasRepeats(_:)`` for any count.
+  private static func hasRepeatsSlowly(_ pending: UnsafeBufferPointer<PendingMember>) -> Bool {
+    let count = pending.count
     if count < 2 { return false }
     if count <= 32 {
       for i in 1..<count {
-        let fingerprint = fingerprints[i]
-        for j in 0..<i where fingerprints[j] == fingerprint { return true }
+        let fingerprint = pending[i].fingerprint
+        for j in 0..<i where pending[j].fingerprint == fingerprint { return true }
       }
       return false
     }
     var seen = Set<UInt64>(minimumCapacity: count)
-    for fingerprint in fingerprints where !seen.insert(fingerprint).inserted { return true }
+    for entry in pending where !seen.insert(entry.fingerprint).inserted { return true }
     return false
   }
 
   /// A cheap digest of a key's UTF-8: equal keys always have equal fingerprints.
+  @inline(__always)
   private static func fingerprint(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
     if count <= 15 {
       let words = SmallString.words(bytes, count)
@@ -275,6 +397,22 @@ struct JSONParser: ~Copyable {
 
   // MARK: - Literals
 
+  /// `"true"`, `"fals"` and `"null"` as little-endian words.
+  private static var trueWord: UInt32 { 0x6575_7274 }
+  private static var falsWord: UInt32 { 0x736C_6166 }
+  private static var nullWord: UInt32 { 0x6C6C_756E }
+
+  /// Whether the 4 bytes at `base[offset]` (which must lie before `end`) are `word`, little
+  /// endian. Static: as a method it would get a copy of the whole parser.
+  @inline(__always)
+  private static func hasWord(
+    _ word: UInt32, _ base: UnsafePointer<UInt8>, at offset: Int, end: Int
+  ) -> Bool {
+    offset &+ 4 <= end
+      && UInt32(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt32.self))
+        == word
+  }
+
   private mutating func parseLiteral(_ literal: StaticString) throws(JSONParseError) {
     let length = literal.utf8CodeUnitCount
     let expected = literal.utf8Start
@@ -290,11 +428,16 @@ struct JSONParser: ~Copyable {
 
   // MARK: - Strings
 
-  /// The common case of ``parseString()`` without its loops: an ASCII string of at most 15
-  /// bytes without escapes, whose closing quote lies within the 16 bytes after the opening one.
-  /// Returns `nil`, without moving, for anything else.
+  /// The common case of ``parseString(isKey:skipping:)`` without its loops: an ASCII string of
+  /// at most 15 bytes without escapes, whose closing quote lies within the 16 bytes after the
+  /// opening one.
+  /// Returns `nil`, without moving, for anything else, with `plain` set to how many bytes after
+  /// the opening quote it found free of quotes, backslashes, control and non-ASCII bytes, which
+  /// ``parseString(isKey:skipping:)`` then need not scan again.
   @inline(__always)
-  private mutating func parseShortString() -> (string: String, fingerprint: UInt64)? {
+  private mutating func parseShortString(plain: inout Int) -> (
+    string: String, fingerprint: UInt64
+  )? {
     let start = self.position &+ 1
     guard self.smallStrings, start &+ 16 <= self.end else { return nil }
     let raw = UnsafeRawPointer(self.base + start)
@@ -304,27 +447,52 @@ struct JSONParser: ~Copyable {
     let count: Int
     if lowFlags != 0 {
       count = lowFlags.trailingZeroBitCount &>> 3
-      guard self.byte(start &+ count) == Self.quote else { return nil }
+      guard self.byte(start &+ count) == Self.quote else {
+        plain = count
+        return nil
+      }
       low &= (1 &<< UInt64(truncatingIfNeeded: count &* 8)) &- 1
       high = 0
     } else {
       let highFlags = Self.specialBytes(high)
       // A quote at byte 16 would make a 16-byte string, too long to be small.
-      guard highFlags != 0 else { return nil }
+      guard highFlags != 0 else {
+        plain = 16
+        return nil
+      }
       count = 8 &+ highFlags.trailingZeroBitCount &>> 3
-      guard count < 16, self.byte(start &+ count) == Self.quote else { return nil }
+      guard self.byte(start &+ count) == Self.quote else {
+        plain = count
+        return nil
+      }
       high &= (1 &<< UInt64(truncatingIfNeeded: (count &- 8) &* 8)) &- 1
     }
     self.position = start &+ count &+ 1
     return (SmallString.make(low: low, high: high, count: count), Self.fingerprint(low, high, count))
   }
 
-  /// Parses a string starting at its opening quote; returns it with its key fingerprint.
-  private mutating func parseString() throws(JSONParseError) -> (
+  /// ``parseString(isKey:skipping:)`` for a value, which needs no fingerprint.
+  private mutating func parseValueString(skipping plain: Int) throws(JSONParseError) -> String {
+    try self.parseString(isKey: false, skipping: plain).string
+  }
+
+  /// ``parseString(isKey:skipping:)`` for a key.
+  private mutating func parseKeyString(skipping plain: Int) throws(JSONParseError) -> (
+    string: String, fingerprint: UInt64
+  ) {
+    try self.parseString(isKey: true, skipping: plain)
+  }
+
+  /// Parses a string starting at its opening quote, whose first `plain` bytes are known to be
+  /// plain ASCII; returns it with its key fingerprint (0 unless `isKey`: values need none).
+  /// Inlined into the two wrappers above, so that each has the flag as a constant.
+  @inline(__always)
+  private mutating func parseString(isKey: Bool, skipping plain: Int) throws(JSONParseError) -> (
     string: String, fingerprint: UInt64
   ) {
     self.position += 1
     let start = self.position
+    self.position += plain
     var sawNonASCII = false
     // Scan 8 bytes at a time for a quote, a backslash, a control character or a non-ASCII byte.
     while self.position &+ 8 <= self.end {
@@ -350,7 +518,7 @@ struct JSONParser: ~Copyable {
         let count = self.position - start
         let bytes = self.base + start
         if sawNonASCII {
-          try self.validateUTF8(from: start, to: self.position)
+          try Self.validateUTF8(self.base, from: start, to: self.position)
         } else if count <= 15 && self.smallStrings {
           var low: UInt64
           var high: UInt64
@@ -371,15 +539,17 @@ struct JSONParser: ~Copyable {
           self.position += 1
           return (
             SmallString.make(low: low, high: high, count: count),
-            Self.fingerprint(low, high, count)
+            isKey ? Self.fingerprint(low, high, count) : 0
           )
         }
         self.position += 1
         let string = String(
           decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-        return (string, Self.fingerprint(bytes, count))
+        return (string, isKey ? Self.fingerprint(bytes, count) : 0)
       }
-      if byte == Self.backslash { return try self.parseEscapedString(from: start, sawNonASCII) }
+      if byte == Self.backslash {
+        return try self.parseEscapedString(from: start, sawNonASCII, isKey: isKey)
+      }
       if byte < 0x20 { throw self.controlCharacter(byte) }
       if byte >= 0x80 { sawNonASCII = true }
       self.position += 1
@@ -409,10 +579,10 @@ struct JSONParser: ~Copyable {
 
   /// Continues a string at its first backslash, decoding into `scratch`.
   private mutating func parseEscapedString(
-    from start: Int, _ sawNonASCII: Bool
+    from start: Int, _ sawNonASCII: Bool, isKey: Bool
   ) throws(JSONParseError) -> (string: String, fingerprint: UInt64) {
     var sawNonASCII = sawNonASCII
-    self.scratch.removeAll(keepingCapacity: true)
+    self.scratch.removeAll()
     self.scratch.append(
       contentsOf: UnsafeBufferPointer(start: self.base + start, count: self.position - start))
     while true {
@@ -432,12 +602,14 @@ struct JSONParser: ~Copyable {
         throw .endOfInput(at: self.end, expecting: "'\"' to end the string")
       }
       if self.byte(self.position) == Self.quote {
-        if sawNonASCII { try self.validateUTF8(from: start, to: self.position) }
+        if sawNonASCII { try Self.validateUTF8(self.base, from: start, to: self.position) }
         self.position += 1
-        return self.scratch.withUnsafeBufferPointer { buffer in
-          let string = String(decoding: buffer, as: UTF8.self)
-          return (string, Self.fingerprint(buffer.baseAddress.unsafelyUnwrapped, buffer.count))
-        }
+        // Every escape decodes to at least one byte, so the buffer is not empty.
+        let buffer = self.scratch.elements(from: 0)
+        let string = String(decoding: buffer, as: UTF8.self)
+        let fingerprint =
+          isKey ? Self.fingerprint(buffer.baseAddress.unsafelyUnwrapped, buffer.count) : 0
+        return (string, fingerprint)
       }
       try self.parseEscape()
     }
@@ -468,7 +640,7 @@ struct JSONParser: ~Copyable {
         self.byte(self.position), at: self.position, expecting: "an escape character")
     }
     self.position += 1
-    self.scratch.append(decoded)
+    self.scratch.push(decoded)
   }
 
   /// Decodes `\uXXXX` (and a following low surrogate escape) at the `u`.
@@ -493,7 +665,7 @@ struct JSONParser: ~Copyable {
     guard let scalar = Unicode.Scalar(scalarValue) else {
       throw self.loneSurrogate(first, at: escapeStart)
     }
-    self.scratch.append(contentsOf: UTF8.encode(scalar).unsafelyUnwrapped)
+    for byte in UTF8.encode(scalar).unsafelyUnwrapped { self.scratch.push(byte) }
   }
 
   private func loneSurrogate(_ unit: UInt16, at offset: Int) -> JSONParseError {
@@ -523,10 +695,13 @@ struct JSONParser: ~Copyable {
 
   /// Throws at the first byte of `base[from..<to]` that is not part of well-formed UTF-8
   /// (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
-  private func validateUTF8(from start: Int, to stop: Int) throws(JSONParseError) {
+  /// Static rather than a method: called on the parser, it got a `memcpy` of the whole parser.
+  private static func validateUTF8(
+    _ base: UnsafePointer<UInt8>, from start: Int, to stop: Int
+  ) throws(JSONParseError) {
     var offset = start
     while offset < stop {
-      let lead = self.byte(offset)
+      let lead = base[offset]
       if lead < 0x80 {
         offset += 1
         continue
@@ -550,24 +725,24 @@ struct JSONParser: ~Copyable {
       case 0xF4:
         length = 4
         high = 0x8F
-      default: throw self.invalidUTF8(at: offset)
+      default: throw Self.invalidUTF8(base, at: offset)
       }
       for continuation in 1..<length {
         let at = offset + continuation
         // Report a broken sequence at its first byte, the one a reader would look for.
-        guard at < stop else { throw self.invalidUTF8(at: offset) }
-        let byte = self.byte(at)
+        guard at < stop else { throw Self.invalidUTF8(base, at: offset) }
+        let byte = base[at]
         let (min, max): (UInt8, UInt8) = continuation == 1 ? (low, high) : (0x80, 0xBF)
-        guard byte >= min && byte <= max else { throw self.invalidUTF8(at: offset) }
+        guard byte >= min && byte <= max else { throw Self.invalidUTF8(base, at: offset) }
       }
       offset += length
     }
   }
 
-  private func invalidUTF8(at offset: Int) -> JSONParseError {
+  private static func invalidUTF8(_ base: UnsafePointer<UInt8>, at offset: Int) -> JSONParseError {
     JSONParseError(
       offset: offset,
-      reason: "invalid UTF-8 byte 0x\(JSONParseError.hex(self.byte(offset))) in string")
+      reason: "invalid UTF-8 byte 0x\(JSONParseError.hex(base[offset])) in string")
   }
 
   // MARK: - Numbers
@@ -619,9 +794,12 @@ struct JSONParser: ~Copyable {
         let digit = self.byte(self.position) &- UInt8(ascii: "0")
         if digit > 9 { break }
         if digitCount < 19 {
-          if significand != 0 || digit != 0 { digitCount += 1 }
+          // Below 10^19, so no overflow. A digit counts once the significand is nonzero (the
+          // leading zeros of `0.001` do not), branch-free.
           significand = significand &* 10 &+ UInt64(digit)
-          decimalExponent -= 1
+          digitCount &+= significand != 0 ? 1 : 0
+          // Bounded by the input's length.
+          decimalExponent &-= 1
         } else if digit != 0 {
           exact = false
         }

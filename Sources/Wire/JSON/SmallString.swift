@@ -41,7 +41,16 @@ enum SmallString {
   static func make(low: UInt64, high: UInt64, count: Int) -> String {
     // Discriminator nibble 0xE: immortal, ASCII, small; then the count.
     let tagged = high | (0xE0 | UInt64(truncatingIfNeeded: count)) << 56
-    return unsafeBitCast((UInt64(littleEndian: low), UInt64(littleEndian: tagged)), to: String.self)
+    // Written as raw bytes into uninitialized `String` memory and moved out: `unsafeBitCast`
+    // would give an unowned value that the caller then copies with a (useless, since small
+    // strings own nothing) `swift_bridgeObjectRetain`.
+    return withUnsafeTemporaryAllocation(of: String.self, capacity: 1) { buffer in
+      let pointer = buffer.baseAddress.unsafelyUnwrapped
+      let raw = UnsafeMutableRawPointer(pointer)
+      raw.storeBytes(of: UInt64(littleEndian: low), as: UInt64.self)
+      raw.storeBytes(of: UInt64(littleEndian: tagged), toByteOffset: 8, as: UInt64.self)
+      return pointer.move()
+    }
   }
 
   /// Up to 16 bytes as two little-endian words, zero-filled past `count`.

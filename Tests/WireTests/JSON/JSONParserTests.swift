@@ -40,6 +40,36 @@ import Testing
     #expect(object.keys.first == "k0")
   }
 
+  /// Objects of one size share a remembered key shape; one that repeats a key must still be
+  /// caught after siblings of its size without repeats, and one without after one with.
+  @Test(arguments: 2...20)
+  func repeatedKeyAfterSiblingsOfTheSameSize(memberCount: Int) throws {
+    func object(_ keys: [String]) -> String {
+      "{" + keys.enumerated().map { "\"\($1)\":\($0)" }.joined(separator: ",") + "}"
+    }
+    let unique = (0..<memberCount).map { "key\($0)" }
+    var repeated = unique
+    repeated[memberCount - 1] = "key0"
+    let objects = [unique, unique, repeated, unique, repeated].map(object)
+    let text = "[" + objects.joined(separator: ",") + "]"
+    guard case .array(let parsedObjects) = try JSON(parsing: text) else {
+      Issue.record("not an array")
+      return
+    }
+    let expectedUnique = JSONObject(unique.enumerated().map { ($1, JSON.int(Int64($0))) })
+    var expectedRepeated = JSONObject(unique.dropLast().enumerated().map { ($1, .int(Int64($0))) })
+    expectedRepeated["key0"] = .int(Int64(memberCount - 1))
+    for (offset, value) in parsedObjects.enumerated() {
+      guard case .object(let parsed) = value else {
+        Issue.record("not an object")
+        return
+      }
+      let expected = offset == 2 || offset == 4 ? expectedRepeated : expectedUnique
+      #expect(parsed.keys == expected.keys)
+      #expect(parsed == expected)
+    }
+  }
+
   @Test(arguments: [
     ("0", JSON.int(0)), ("-0", .int(0)), ("42", .int(42)), ("-42", .int(-42)),
     ("9223372036854775807", .int(.max)), ("-9223372036854775808", .int(.min)),
