@@ -325,10 +325,40 @@ private struct CompactSendReader {
     return negative ? -value : value
   }
 
+  /// The high bit of each byte of `word` (little-endian) that is a quote, a backslash, a
+  /// control character or not printable ASCII. Bytes above the lowest flagged one may be
+  /// flagged wrongly (a borrow or carry from it), but the lowest flagged byte is always a true
+  /// one, and no byte below it is.
+  @inline(__always)
+  private static func nonPlainBytes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highBits: UInt64 = 0x8080_8080_8080_8080
+    /// Bytes of `value` that are zero (exact up to the lowest one).
+    func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highBits }
+    let quote = zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "\""))))
+    let backslash = zeroBytes(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
+    let control = (word &- ones &* 0x20) & ~word & highBits  // below 0x20
+    let high = (word | (word &+ ones)) & highBits  // 0x7F and above
+    return quote | backslash | control | high
+  }
+
   /// A string of printable ASCII without escapes.
   private mutating func plainString() -> String? {
     guard self.take(#"""#) else { return nil }
     let start = self.position
+    // Eight bytes at a time while eight remain (the action always follows, so they usually
+    // do): stop at the first byte that is not plain, then let the loop below judge it.
+    while self.bytes.count - self.position >= 8 {
+      let word = UInt64(
+        littleEndian: self.bytes.loadUnaligned(fromByteOffset: self.position, as: UInt64.self))
+      let special = Self.nonPlainBytes(word)
+      if special == 0 {
+        self.position += 8
+      } else {
+        self.position += special.trailingZeroBitCount / 8
+        break
+      }
+    }
     while self.position < self.bytes.count {
       let byte = self.bytes[self.position]
       if byte == UInt8(ascii: "\"") {

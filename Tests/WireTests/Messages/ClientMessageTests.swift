@@ -260,19 +260,26 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
   }
 
   @Test func agreesWithTheGeneralPathOnEveryOneByteChange() throws {
-    // The reader compares runs of the envelope a word at a time: every byte of every run must
-    // count. Each one-byte change either leaves the fast path or reads what the general path reads.
-    let text = Array(#"{"type":"send","id":42,"scope":"counter","action":{"increment":{}}}"#.utf8)
+    // The reader compares runs of the envelope and scans the scope a word at a time: every byte
+    // must count. Each one-byte change either leaves the fast path or reads what the general
+    // path reads.
+    let replacements = Array(#"x "0:,}\"#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xFF]
     var readOnFastPath = 0
-    for position in text.indices {
-      for replacement in Array(#"x "0:,}"#.utf8) where replacement != text[position] {
-        var changed = text
-        changed[position] = replacement
-        let fast = ClientMessage(compactSend: ArraySlice(changed))
-        guard let fast else { continue }
-        readOnFastPath += 1
-        let general = try? ClientMessage(json: JSON(parsing: changed))
-        #expect(general == fast, "\(String(decoding: changed, as: UTF8.self))")
+    for text in [
+      #"{"type":"send","id":42,"scope":"counter","action":{"increment":{}}}"#,
+      // A scope long enough to be scanned a word at a time, then byte by byte.
+      #"{"type":"send","scope":"todos/0B9E1F2C-2F45-4C4B","action":{}}"#,
+    ] {
+      let bytes = Array(text.utf8)
+      for position in bytes.indices {
+        for replacement in replacements where replacement != bytes[position] {
+          var changed = bytes
+          changed[position] = replacement
+          guard let fast = ClientMessage(compactSend: ArraySlice(changed)) else { continue }
+          readOnFastPath += 1
+          let general = try? ClientMessage(json: JSON(parsing: changed))
+          #expect(general == fast, "\(String(decoding: changed, as: UTF8.self))")
+        }
       }
     }
     // Some changes keep a valid compact send (the id's digits, the scope's letters, spaces).
