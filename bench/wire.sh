@@ -2,7 +2,7 @@
 # bench/wire.sh — the Wire benchmarks and the issue-4 speed targets (issue 4).
 #
 # Usage:  bench/wire.sh               (from anywhere; about 5 minutes here)
-#   RUNS=3        how many times the `targets` section runs (each is 9 alternating rounds)
+#   RUNS=3        how many times the `targets` section runs (each is 21 alternating rounds)
 #   SKIP_BUILD=1  reuse .build/release/WireBenchmarks
 #   FULL=0        skip the one full run of every section
 #

@@ -50,11 +50,13 @@ enum Benchmark {
 
   /// Times `a` and `b` alternately for `rounds` rounds (after one warm-up call of each), so
   /// that both see the same machine; each round runs `a` `iterations.a` times, then `b`
-  /// `iterations.b` times.
+  /// `iterations.b` times. `afterA` runs after each run of `a`, outside the timing.
   static func compare(
-    rounds: Int = 9, iterations: (a: Int, b: Int), _ a: () -> Void, _ b: () -> Void
+    rounds: Int = 21, iterations: (a: Int, b: Int), _ a: () -> Void, _ b: () -> Void,
+    afterA: () -> Void = {}
   ) -> Comparison {
     a()
+    afterA()
     b()
     var aSamples: [Double] = []
     var bSamples: [Double] = []
@@ -63,6 +65,7 @@ enum Benchmark {
       let aStart = Self.threadCPUNanoseconds()
       for _ in 0..<iterations.a { a() }
       let aTime = Double(Self.threadCPUNanoseconds() - aStart) / Double(iterations.a)
+      afterA()
       let bStart = Self.threadCPUNanoseconds()
       for _ in 0..<iterations.b { b() }
       let bTime = Double(Self.threadCPUNanoseconds() - bStart) / Double(iterations.b)
