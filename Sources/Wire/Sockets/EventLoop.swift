@@ -1,7 +1,7 @@
 import Synchronization
 
-/// One dedicated thread that waits in poll(2) on sockets and runs work — and a `SerialExecutor`,
-/// so that actors can live on it.
+/// One dedicated thread that waits for its sockets (epoll(7) on Linux, poll(2) elsewhere) and
+/// runs work — and a `SerialExecutor`, so that actors can live on it.
 ///
 /// ```
 ///          any thread                          the loop thread
@@ -10,7 +10,7 @@ import Synchronization
 ///         or a pipe, only if it sleeps)      │ 2. run queued closures and actor jobs    │
 ///                                            │ 3. flush every connection written to     │
 ///                                            │    (one send per connection: coalesced)  │
-///                                            │ 4. poll(2) registered fds + wakeup fd    │
+///                                            │ 4. wait (epoll/poll): fds + wakeup fd    │
 ///                                            │ 5. accept / read → callbacks             │
 ///                                            └──────────────────── repeat ──────────────┘
 /// ```
@@ -35,7 +35,7 @@ import Synchronization
 /// }
 /// ```
 ///
-/// The loop blocks only inside poll(2); it never spins. Writes made during one iteration are
+/// The loop blocks only inside that wait; it never spins. Writes made during one iteration are
 /// sent together at the end of it, so many small frames leave in one system call.
 public final class EventLoop: SerialExecutor, @unchecked Sendable {
   // @unchecked Sendable is safe because every stored property is one of:
