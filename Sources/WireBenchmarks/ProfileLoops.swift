@@ -37,34 +37,16 @@ enum ProfileLoops {
       for _ in 0..<count { blackHole(path.receive(ReferenceAction.self)) }
     },
     "envelope-reference": { count in
-      let action = try! JSON(parsing: Array(#"{"increment":{}}"#.utf8))
-      var frame: [UInt8] = []
-      ClientMessage.send(id: 7, scope: "counter", action: action).encodeFrame(into: &frame)
-      var frames = FrameDecoder()
-      for _ in 0..<count {
-        frame.withUnsafeBytes { frames.append($0) }
-        let payload = try! frames.nextFrame()!
-        blackHole(ClientMessage(compactSend: payload))
-      }
+      var path = SendPath(action: try! JSON(parsing: #"{"increment":{}}"#))
+      for _ in 0..<count { blackHole(path.envelope()) }
     },
     "envelope-null": { count in
-      var frame: [UInt8] = []
-      ClientMessage.send(id: 7, scope: "counter", action: .null).encodeFrame(into: &frame)
-      var frames = FrameDecoder()
-      for _ in 0..<count {
-        frame.withUnsafeBytes { frames.append($0) }
-        let payload = try! frames.nextFrame()!
-        blackHole(ClientMessage(compactSend: payload))
-      }
+      var path = SendPath(action: .null)
+      for _ in 0..<count { blackHole(path.envelope()) }
     },
     "frames": { count in
-      var frame: [UInt8] = []
-      ClientMessage.send(id: 7, scope: "counter", action: .null).encodeFrame(into: &frame)
-      var frames = FrameDecoder()
-      for _ in 0..<count {
-        frame.withUnsafeBytes { frames.append($0) }
-        blackHole(try! frames.nextFrame()!)
-      }
+      var path = SendPath(action: .null)
+      for _ in 0..<count { blackHole(path.nextPayload()) }
     },
     "parse-reference": { count in
       let bytes = Array(#"{"increment":{}}"#.utf8)

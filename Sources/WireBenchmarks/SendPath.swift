@@ -15,12 +15,25 @@ struct SendPath {
     self.frame = frame
   }
 
+  /// Receives the frame once: appends its bytes and takes its payload out.
+  @inline(__always)
+  mutating func nextPayload() -> ArraySlice<UInt8> {
+    self.frame.withUnsafeBytes { self.frames.append($0) }
+    return try! self.frames.nextFrame()!
+  }
+
+  /// Receives the frame once and reads its envelope (and the action's JSON) on the compact-send
+  /// path, without decoding the action.
+  @inline(__always)
+  mutating func envelope() -> ClientMessage? {
+    ClientMessage(compactSend: self.nextPayload())
+  }
+
   /// Receives the frame once and decodes its action as `type`; `compact` takes the compact-send
   /// fast path first, as the host does.
   @inline(__always)
   mutating func receive<Action: Decodable>(_ type: Action.Type, compact: Bool = true) -> Action {
-    self.frame.withUnsafeBytes { self.frames.append($0) }
-    let payload = try! self.frames.nextFrame()!
+    let payload = self.nextPayload()
     let message =
       (compact ? ClientMessage(compactSend: payload) : nil)
       ?? (try! ClientMessage(json: try! JSON(parsing: payload)))
