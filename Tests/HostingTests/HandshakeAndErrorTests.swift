@@ -45,24 +45,21 @@ struct HandshakeAndErrorTests {
   }
 
   @Test func zeroLengthFrameIsBadFrameAndCloses() throws {
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     try client.sendRaw([0, 0, 0, 0])
     #expect(try client.expect("error")["code"] == .string("bad_frame"))
     #expect(client.waitForClose())
   }
 
   @Test func invalidUTF8IsBadFrameAndCloses() throws {
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     try client.sendRaw(WireClient.frame([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]))
     #expect(try client.expect("error")["code"] == .string("bad_frame"))
     #expect(client.waitForClose())
   }
 
   @Test func oversizePrefixIsRefusedBeforeThePayload() throws {
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     // 2 GiB announced, nothing sent after it: the host must answer from the prefix alone.
     try client.sendRaw([0x80, 0, 0, 0])
     let error = try client.expect("error", timeout: 5)
@@ -72,8 +69,7 @@ struct HandshakeAndErrorTests {
   }
 
   @Test func badJSONKeepsTheConnection() throws {
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     for text in ["{nope", "[1]", "\"text\"", "{\"a\":1,}"] {
       let error = try client.request(text)
       #expect(error["code"] == .string("bad_json"), "payload \(text)")
@@ -83,8 +79,7 @@ struct HandshakeAndErrorTests {
   }
 
   @Test func badMessagesNameTheMemberAndEchoTheID() throws {
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     let unknown = try client.request(#"{"type":"frobnicate","id":3}"#)
     #expect(unknown["code"] == .string("bad_message"))
     #expect(unknown["id"] == .int(3))
@@ -107,8 +102,7 @@ struct HandshakeAndErrorTests {
   }
 
   @Test func scopeErrors() throws {
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     let unknown = try client.request(#"{"type":"get","id":1,"scope":"nope"}"#)
     #expect(unknown["code"] == .string("unknown_scope"))
     #expect(unknown["message"]?.string?.contains("nope") == true)
@@ -128,8 +122,7 @@ struct HandshakeAndErrorTests {
   }
 
   @Test func badActionsSayWhereDecodingFailed() throws {
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     let subscribed = try client.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#)
     let before = try #require(subscribed["state"])
     for action in [#"{"launchRockets":{}}"#, "42", "[]", #""incrementButtonTapped""#, "null"] {
@@ -156,16 +149,14 @@ struct HandshakeAndErrorTests {
   }
 
   @Test func unsubscribeOfUnknownSubIsNotSubscribed() throws {
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     let error = try client.request(#"{"type":"unsubscribe","id":1,"sub":99}"#)
     #expect(error["code"] == .string("not_subscribed"))
     #expect(error["id"] == .int(1))
   }
 
   @Test func scopesListsTheContract() throws {
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     let reply = try client.request(#"{"type":"scopes","id":1}"#)
     let scopes = try #require(reply["scopes"]?.array)
     var writable: [String: Bool] = [:]
@@ -184,8 +175,7 @@ struct HandshakeAndErrorTests {
   }
 
   @Test func hostFiguresAreLive() throws {
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     _ = try client.request(#"{"type":"send","id":1,"scope":"counter","action":{"incrementButtonTapped":{}}}"#)
     let state = try client.request(#"{"type":"get","id":2,"scope":"_host"}"#)
     let figures = try #require(state["state"])
@@ -224,14 +214,12 @@ struct LimitTests {
     #expect(error["message"]?.string?.contains("no hello within 1 s") == true)
     #expect(silent.waitForClose())
     // Its slot is free again.
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    _ = try WireClient.greeted(path: host.socketPath)
   }
 
   @Test func subscriptionLimitAnswersOverloadedAndKeeps() throws {
     let host = try HostProcess(arguments: ["--max-subscriptions", "1"])
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     #expect(try client.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#)["type"] == .string("subscribed"))
     let error = try client.request(#"{"type":"subscribe","id":2,"scope":"todos"}"#)
     #expect(error["code"] == .string("overloaded"))
@@ -241,8 +229,7 @@ struct LimitTests {
 
   @Test func replyOverTheFrameLimitIsAnErrorAndKeeps() throws {
     let host = try HostProcess(arguments: ["--max-frame", "200"])
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     let error = try client.request(#"{"type":"get","id":1,"scope":"todos"}"#)
     #expect(error["code"] == .string("frame_too_large"))
     #expect(error["id"] == .int(1))

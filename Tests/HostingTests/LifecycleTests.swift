@@ -30,8 +30,7 @@ struct LifecycleTests {
     #expect(second.stderr.contains(first.socketPath), "stderr: \(second.stderr)")
     #expect(second.stderr.contains("already listening"))
     // The first host is unharmed.
-    let client = try WireClient(path: first.socketPath)
-    try client.hello()
+    _ = try WireClient.greeted(path: first.socketPath)
   }
 
   @Test func staleSocketFileIsReplaced() throws {
@@ -53,8 +52,7 @@ struct LifecycleTests {
     #expect(!UnixListener.isListenerAlive(path: path))
 
     let host = try HostProcess(directory: directory)
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    _ = try WireClient.greeted(path: host.socketPath)
   }
 
   @Test func sigtermSaysByeRemovesTheSocketAndExitsZero() throws {
@@ -75,8 +73,7 @@ struct LifecycleTests {
 
   @Test func sigintStopsTooAndLogsOneLinePerEvent() throws {
     let host = try HostProcess()
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     try client.send("{nope")
     _ = try client.expect("error")
     #expect(host.stop(signal: SIGINT) == 0)

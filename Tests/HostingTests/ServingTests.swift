@@ -34,8 +34,7 @@ struct ServingTests {
   }
 
   @Test func subscribeSendPatchAckInOrder() throws {
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     var mirror = try Mirror(subscribed: client.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#))
     let start = try #require(mirror.state["count"]?.int)
     try client.send(#"{"type":"send","id":2,"scope":"counter","action":{"incrementButtonTapped":{}}}"#)
@@ -49,8 +48,7 @@ struct ServingTests {
   }
 
   @Test func sendWithoutIDGetsNoAckButPushes() throws {
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     var mirror = try Mirror(subscribed: client.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#))
     try client.send(#"{"type":"send","scope":"counter","action":{"decrementButtonTapped":{}}}"#)
     try mirror.apply(client.expect("patch"))
@@ -75,8 +73,7 @@ struct ServingTests {
   }
 
   @Test func pipelinedSendsAreReducedInOrderAndAcked() throws {
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     var mirror = try Mirror(subscribed: client.request(#"{"type":"subscribe","id":1,"scope":"todos"}"#))
     var batch: [UInt8] = []
     batch += WireClient.frame(Array(#"{"type":"send","id":10,"scope":"todos","action":{"filterPicked":{"_0":"active"}}}"#.utf8))
@@ -106,8 +103,7 @@ struct ServingTests {
   }
 
   @Test func elementScopesAndScopeGone() throws {
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     var list = try Mirror(subscribed: client.request(#"{"type":"subscribe","id":1,"scope":"todos"}"#))
     // Add a todo: it is inserted at index 0 with a fresh id.
     try client.send(#"{"type":"send","id":2,"scope":"todos","action":{"addTodoButtonTapped":{}}}"#)
@@ -162,8 +158,7 @@ struct ServingTests {
   }
 
   @Test func unsubscribeStopsPushes() throws {
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     let mirror = try Mirror(subscribed: client.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#))
     #expect(try client.request(#"{"type":"unsubscribe","id":2,"sub":\#(mirror.sub)}"#) == .object(["type": .string("ok"), "id": .int(2)]))
     let ack = try client.request(#"{"type":"send","id":3,"scope":"counter","action":{"incrementButtonTapped":{}}}"#)
@@ -171,11 +166,9 @@ struct ServingTests {
   }
 
   @Test func otherClientsChangesArePushed() throws {
-    let watcher = try WireClient(path: host.socketPath)
-    try watcher.hello()
+    let watcher = try WireClient.greeted(path: host.socketPath)
     var mirror = try Mirror(subscribed: watcher.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#))
-    let sender = try WireClient(path: host.socketPath)
-    try sender.hello()
+    let sender = try WireClient.greeted(path: host.socketPath)
     for id in 1...5 {
       _ = try sender.request(#"{"type":"send","id":\#(id),"scope":"counter","action":{"incrementButtonTapped":{}}}"#)
     }
@@ -186,16 +179,13 @@ struct ServingTests {
   @Test func watchersOfOneScopeShareItsPatchAndOtherScopesGetNothing() throws {
     // Two sessions on `counter`, one of them also on `counter` a second time and on `todos`:
     // the sync computes one patch per (scope, sub, base) and hands it to every watcher.
-    let first = try WireClient(path: host.socketPath)
-    try first.hello()
+    let first = try WireClient.greeted(path: host.socketPath)
     var firstCounter = try Mirror(subscribed: first.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#))
-    let second = try WireClient(path: host.socketPath)
-    try second.hello()
+    let second = try WireClient.greeted(path: host.socketPath)
     var secondCounter = try Mirror(subscribed: second.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#))
     var secondAgain = try Mirror(subscribed: second.request(#"{"type":"subscribe","id":2,"scope":"counter"}"#))
     var secondTodos = try Mirror(subscribed: second.request(#"{"type":"subscribe","id":3,"scope":"todos"}"#))
-    let sender = try WireClient(path: host.socketPath)
-    try sender.hello()
+    let sender = try WireClient.greeted(path: host.socketPath)
 
     // A change to `todos` only: its watcher gets a patch, the counter watchers get nothing
     // (their next patch below must start from their subscription's revision).
@@ -225,8 +215,7 @@ struct ServingTests {
   }
 
   @Test func timerEffectPushesTicksToWatchers() throws {
-    let client = try WireClient(path: host.socketPath)
-    try client.hello()
+    let client = try WireClient.greeted(path: host.socketPath)
     var mirror = try Mirror(subscribed: client.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#))
     let start = try #require(mirror.state["count"]?.int)
     try client.send(#"{"type":"send","id":2,"scope":"counter","action":{"toggleTimerButtonTapped":{}}}"#)
@@ -250,8 +239,7 @@ struct ServingTests {
 
   @Test func concurrentSendersLoseNothingAndWatchersConverge() async throws {
     let path = host.socketPath
-    let watcher = try WireClient(path: path)
-    try watcher.hello()
+    let watcher = try WireClient.greeted(path: path)
     var mirror = try Mirror(subscribed: watcher.request(#"{"type":"subscribe","id":1,"scope":"counter"}"#))
     let start = try #require(mirror.state["count"]?.int)
     let senders = 8
@@ -259,8 +247,7 @@ struct ServingTests {
     let acked = try await withThrowingTaskGroup(of: Int.self) { group in
       for _ in 0..<senders {
         group.addTask {
-          let client = try WireClient(path: path)
-          try client.hello()
+          let client = try WireClient.greeted(path: path)
           var batch: [UInt8] = []
           for id in 1...actions {
             batch += WireClient.frame(Array(#"{"type":"send","id":\#(id),"scope":"counter","action":{"incrementButtonTapped":{}}}"#.utf8))
@@ -291,8 +278,7 @@ struct ServingTests {
   }
 
   @Test func hostFiguresArePushedWithEachNewRevision() throws {
-    let watcher = try WireClient(path: host.socketPath)
-    try watcher.hello()
+    let watcher = try WireClient.greeted(path: host.socketPath)
     // The host loads the shop's catalog at start, through an effect; on a busy machine that
     // can finish after the subscription. Let it finish first: no action may happen below.
     var loaded = false
@@ -305,8 +291,7 @@ struct ServingTests {
     var mirror = try Mirror(subscribed: watcher.request(#"{"type":"subscribe","id":1,"scope":"_host"}"#))
     // Uptime moves, but no action happens: no patch (a patch's rev always passes its base).
     #expect(throws: HarnessError.self) { try watcher.next(timeout: 2.5) }
-    let sender = try WireClient(path: host.socketPath)
-    try sender.hello()
+    let sender = try WireClient.greeted(path: host.socketPath)
     let ack = try sender.request(#"{"type":"send","id":1,"scope":"counter","action":{"incrementButtonTapped":{}}}"#)
     let patch = try watcher.expect("patch")
     let base = try #require(patch["base"]?.int)
@@ -320,8 +305,7 @@ struct ServingTests {
     // A wait of 300× the cost of re-encoding the list (milliseconds) makes the deferral
     // certain, whatever the machine's speed.
     let host = try HostProcess(arguments: ["--costly-push-wait", "300"])
-    let sender = try WireClient(path: host.socketPath)
-    try sender.hello()
+    let sender = try WireClient.greeted(path: host.socketPath)
     // A list big enough that re-encoding it for every change would dominate the host.
     var seed: [UInt8] = []
     for index in 0..<3_000 {
@@ -332,8 +316,7 @@ struct ServingTests {
     let todos = try #require(sender.request(#"{"type":"get","id":-1,"scope":"todos"}"#)["state"])
     let id = try #require(todos["todos"]?[0]?["id"]?.string)
 
-    let watcher = try WireClient(path: host.socketPath)
-    try watcher.hello()
+    let watcher = try WireClient.greeted(path: host.socketPath)
     var mirror = try Mirror(subscribed: watcher.request(#"{"type":"subscribe","id":1,"scope":"todos"}"#))
     let actions = 2_000
     var batch: [UInt8] = []
@@ -356,14 +339,12 @@ struct ServingTests {
   }
 
   @Test func slowReaderKeepsHostMemoryBoundedAndConverges() throws {
-    let sender = try WireClient(path: host.socketPath)
-    try sender.hello()
+    let sender = try WireClient.greeted(path: host.socketPath)
     _ = try sender.request(#"{"type":"send","id":1,"scope":"todos","action":{"addTodoButtonTapped":{}}}"#)
     let todos = try #require(sender.request(#"{"type":"get","id":2,"scope":"todos"}"#)["state"])
     let id = try #require(todos["todos"]?[0]?["id"]?.string)
 
-    let slow = try WireClient(path: host.socketPath)
-    try slow.hello()
+    let slow = try WireClient.greeted(path: host.socketPath)
     var mirror = try Mirror(subscribed: slow.request(#"{"type":"subscribe","id":1,"scope":"todos"}"#))
     let before = try #require(host.residentKilobytes)
     // The slow client now stops reading while another client makes 20,000 changes, each

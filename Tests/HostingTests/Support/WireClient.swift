@@ -39,6 +39,13 @@ final class WireClient {
 
   deinit { close(fd) }
 
+  /// A client connected to `path` that has said hello and read the welcome.
+  static func greeted(path: String) throws -> WireClient {
+    let client = try WireClient(path: path)
+    try client.hello()
+    return client
+  }
+
   /// Writes bytes exactly as given.
   func sendRaw(_ bytes: [UInt8]) throws {
     var offset = 0
