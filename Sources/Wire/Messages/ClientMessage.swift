@@ -66,30 +66,7 @@ public enum ClientMessage: Sendable, Hashable {
   }
 
   /// The message `type`, e.g. `"subscribe"`.
-  public var type: String {
-    switch self {
-    case .hello: "hello"
-    case .scopes: "scopes"
-    case .get: "get"
-    case .subscribe: "subscribe"
-    case .unsubscribe: "unsubscribe"
-    case .send: "send"
-    case .ping: "ping"
-    }
-  }
-
-  /// `{"type":"<type>"`, the start of the message's JSON text.
-  private var opening: StaticString {
-    switch self {
-    case .hello: #"{"type":"hello""#
-    case .scopes: #"{"type":"scopes""#
-    case .get: #"{"type":"get""#
-    case .subscribe: #"{"type":"subscribe""#
-    case .unsubscribe: #"{"type":"unsubscribe""#
-    case .send: #"{"type":"send""#
-    case .ping: #"{"type":"ping""#
-    }
-  }
+  public var type: String { self.typeName }
 
   /// The request's `id`, if it has one.
   public var id: Int64? {
@@ -103,53 +80,47 @@ public enum ClientMessage: Sendable, Hashable {
   }
 
   /// The message as a JSON object, `type` first, optional members omitted when `nil`.
-  public var json: JSON {
-    var object: JSONObject = ["type": .string(self.type)]
-    switch self {
-    case .hello(let version, let client):
-      if let version { object["protocol"] = .int(version) }
-      if let client { object["client"] = .string(client) }
-    case .scopes(let id), .ping(let id):
-      object["id"] = .int(id)
-    case .get(let id, let scope), .subscribe(let id, let scope):
-      object["id"] = .int(id)
-      object["scope"] = .string(scope)
-    case .unsubscribe(let id, let sub):
-      object["id"] = .int(id)
-      object["sub"] = .int(sub)
-    case .send(let id, let scope, let action):
-      if let id { object["id"] = .int(id) }
-      object["scope"] = .string(scope)
-      object["action"] = action
-    }
-    return .object(object)
-  }
+  public var json: JSON { self.jsonObject }
 
   /// Appends the message as one frame — length prefix and compact JSON — to `buffer`, writing
   /// the JSON in place without building an intermediate ``JSON`` value.
   ///
   /// - Parameter buffer: The output buffer, e.g. a connection's outbound buffer.
   public func encodeFrame(into buffer: inout [UInt8]) {
-    FrameEncoder.appendFrame(to: &buffer) { (out: inout [UInt8]) in
-      JSONByteWriter.append(self.opening, into: &out)
-      switch self {
-      case .hello(let version, let client):
-        if let version { JSONByteWriter.member(#","protocol":"#, version, into: &out) }
-        if let client { JSONByteWriter.member(#","client":"#, client, into: &out) }
-      case .scopes(let id), .ping(let id):
-        JSONByteWriter.member(#","id":"#, id, into: &out)
-      case .get(let id, let scope), .subscribe(let id, let scope):
-        JSONByteWriter.member(#","id":"#, id, into: &out)
-        JSONByteWriter.member(#","scope":"#, scope, into: &out)
-      case .unsubscribe(let id, let sub):
-        JSONByteWriter.member(#","id":"#, id, into: &out)
-        JSONByteWriter.member(#","sub":"#, sub, into: &out)
-      case .send(let id, let scope, let action):
-        if let id { JSONByteWriter.member(#","id":"#, id, into: &out) }
-        JSONByteWriter.member(#","scope":"#, scope, into: &out)
-        JSONByteWriter.member(#","action":"#, action, into: &out)
-      }
-      out.append(UInt8(ascii: "}"))
+    FrameEncoder.appendFrame(to: &buffer) { (out: inout [UInt8]) in self.writeJSON(into: &out) }
+  }
+}
+
+extension ClientMessage: ProtocolMessage {
+  var opening: StaticString {
+    switch self {
+    case .hello: #"{"type":"hello""#
+    case .scopes: #"{"type":"scopes""#
+    case .get: #"{"type":"get""#
+    case .subscribe: #"{"type":"subscribe""#
+    case .unsubscribe: #"{"type":"unsubscribe""#
+    case .send: #"{"type":"send""#
+    case .ping: #"{"type":"ping""#
+    }
+  }
+
+  func members<Sink: MessageSink>(into sink: inout Sink) {
+    switch self {
+    case .hello(let version, let client):
+      if let version { sink.member(#","protocol":"#, version) }
+      if let client { sink.member(#","client":"#, client) }
+    case .scopes(let id), .ping(let id):
+      sink.member(#","id":"#, id)
+    case .get(let id, let scope), .subscribe(let id, let scope):
+      sink.member(#","id":"#, id)
+      sink.member(#","scope":"#, scope)
+    case .unsubscribe(let id, let sub):
+      sink.member(#","id":"#, id)
+      sink.member(#","sub":"#, sub)
+    case .send(let id, let scope, let action):
+      if let id { sink.member(#","id":"#, id) }
+      sink.member(#","scope":"#, scope)
+      sink.member(#","action":"#, action)
     }
   }
 }
