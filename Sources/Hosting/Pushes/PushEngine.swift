@@ -20,6 +20,8 @@ final class PushEngine<State: Sendable, Action: Sendable> {
   let maxFrameSize: Int
   /// How many times a costly push's duration its scope waits before the next push.
   let costlyPushWaitFactor: Double
+  /// Sends tails their entries, when the host keeps a history (set once, at start).
+  var tails: TailPump<State, Action>?
 
   /// The revision the last ``syncAll(_:force:)`` brought everyone to.
   private var syncedRevision: Int64 = 0
@@ -100,9 +102,11 @@ final class PushEngine<State: Sendable, Action: Sendable> {
 
   // MARK: - Syncing one session
 
-  /// Sends owed pushes, then the replies that waited for them.
+  /// Sends owed pushes (patches, and the entries owed to tails), then the replies that waited
+  /// for them.
   func releaseHeldReplies(_ session: Session<State, Action>) {
     self.syncPushes(session)
+    self.tails?.pump(session, beforeReplies: true)
     if !session.heldReplies.isEmpty {
       session.output.append(contentsOf: session.heldReplies)
       session.heldReplies.removeAll(keepingCapacity: true)

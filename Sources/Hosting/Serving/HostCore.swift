@@ -21,7 +21,9 @@ import Wire
 /// batch at a time, so actions from all connections and effects are reduced one at a time,
 /// in arrival order per connection. The parts the core routes to are plain values and
 /// classes confined to the loop with it.
-actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
+actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistoryScheduler,
+  PastStateReceiver
+{
   nonisolated let loop: EventLoop
   nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
@@ -36,8 +38,10 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   let output: SessionOutput<State, Action>
   let pushes: PushEngine<State, Action>
   let router: RequestRouter<State, Action>
+  /// The history (PROTOCOL.md §8); `nil` when the host keeps none (`historyLimit` 0).
+  let history: HistoryService<State, Action>?
 
-  private var sessions: [Int: Session<State, Action>] = [:]
+  private(set) var sessions: [Int: Session<State, Action>] = [:]
   /// Subscriptions over all sessions: with none, reduced actions schedule no sync.
   nonisolated let subscriptionTally = SubscriptionTally()
   private var nextSessionID = 1
@@ -54,7 +58,9 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     recorder: ReductionRecorder<Action>,
     scopes: ScopeRegistry<State, Action>,
     configuration: HostConfiguration,
-    appName: String
+    appName: String,
+    history historyLog: HistoryLog<State, Action>? = nil,
+    pastStates: PastStateBuilder<State, Action>? = nil
   ) {
     let store = LoopStore(store: store, loop: loop, recorder: recorder)
     let log = HostLogger(level: configuration.logLevel)
@@ -65,6 +71,17 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     let pushes = PushEngine(
       store: store, revision: revision, output: output, statistics: statistics, log: log,
       configuration: configuration)
+    var history: HistoryService<State, Action>?
+    if let historyLog, let pastStates {
+      let tails = TailPump(
+        source: historyLog, output: output, maxFrameSize: configuration.maxFrameSize)
+      pushes.tails = tails
+      history = HistoryService(
+        store: store, source: historyLog, log: historyLog, builder: pastStates, tails: tails,
+        registry: scopes, revision: revision, configuration: configuration, output: output,
+        pushes: pushes, hostLog: log)
+    }
+    self.history = history
     self.loop = loop
     self.store = store
     self.revision = revision
@@ -80,7 +97,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       appName: appName, log: log, output: output, statistics: statistics, pushes: pushes,
       intake: ActionIntake(
         store: store, registry: scopes, revision: revision, statistics: statistics,
-        output: output))
+        output: output),
+      history: history)
   }
 
   var sessionCount: Int { sessions.count }
@@ -119,6 +137,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       .info,
       "disconnect session=\(session.id) subscriptions=\(session.subscriptions.count) (\(reason))")
     session.subscriptions.removeAll()
+    history?.sessionDidClose(session)
   }
 
   /// Handles every complete frame in `bytes`, then answers the whole batch in one write.
@@ -127,8 +146,18 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     statistics.bytesIn += Int64(bytes.count)
     session.decoder.append(bytes)
     let revisionBefore = revision.value
+    handleFrames(session)
+    finishBatch(session)
+    if revision.value != revisionBefore { scheduleSync() }
+  }
+
+  /// Handles the complete frames buffered for `session`, in order — until one of them must be
+  /// answered before the next is read (a `get` with `at` being rebuilt off the loop).
+  func handleFrames(_ session: Session<State, Action>) {
     do {
-      while session.phase != .closing, let frame = try session.decoder.nextFrame() {
+      while session.phase != .closing, session.pendingPastState == nil,
+        let frame = try session.decoder.nextFrame()
+      {
         router.handle(frame: frame, from: session)
       }
     } catch {
@@ -143,8 +172,6 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
           "a frame announces \(length) bytes; this host accepts at most \(limit)")
       }
     }
-    finishBatch(session)
-    if revision.value != revisionBefore { scheduleSync() }
   }
 
   /// A backed-up client drained its queue: resume reading and send what it missed.
@@ -155,14 +182,21 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       pushes.syncPushes(session)
       output.flush(session)
     }
+    if session.needsTailPump {
+      pushes.tails?.pump(session, beforeReplies: false)
+      output.flush(session)
+    }
     output.updateBackpressure(session)
   }
 
   /// Ends a batch: owed pushes, then the held replies, leave in one write; a failed session
   /// closes, others are paused or resumed by their back-pressure.
-  private func finishBatch(_ session: Session<State, Action>) {
+  func finishBatch(_ session: Session<State, Action>) {
     if session.phase != .closing || !session.heldReplies.isEmpty {
-      if session.phase == .open { pushes.syncPushes(session) }
+      if session.phase == .open {
+        pushes.syncPushes(session)
+        pushes.tails?.pump(session, beforeReplies: !session.heldReplies.isEmpty)
+      }
       session.output.append(contentsOf: session.heldReplies)
       session.heldReplies.removeAll(keepingCapacity: true)
     }
@@ -190,7 +224,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   // MARK: - Pushes
 
-  private func scheduleSync() {
+  func scheduleSync() {
     guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
       self.assumeIsolated(on: loop) { core in core.syncAll() }
