@@ -20,7 +20,8 @@ import Wire
 ///   checkpoint is therefore always the base of the first record: every revision from it to
 ///   now can be rebuilt from one checkpoint and at most one interval of records.
 ///
-/// Memory is bounded by `capacity + checkpointInterval` records and five checkpoints (which
+/// Memory is bounded by `capacity + checkpointInterval` records (plus the actions of one
+/// event-loop batch, since checkpoints are taken between batches) and five checkpoints (which
 /// share whatever parts of the state did not change between them), whoever reads the history
 /// and however slowly: tails are cursors into these records, not queues.
 ///
