@@ -20,6 +20,20 @@ struct HistoryTests {
     return WireClient.frame(Array(#"{"type":"send"\#(id),"scope":"\#(scope)","action":\#(action)}"#.utf8))
   }
 
+  /// Starts a host and waits until its own start-up actions (the shop's catalog: a host action
+  /// and its two effect actions, revisions 1 to 3) are reduced, so that revisions are
+  /// predictable.
+  private func settledHost(arguments: [String] = []) throws -> HostProcess {
+    let host = try HostProcess(arguments: arguments)
+    let client = try WireClient.greeted(path: host.socketPath)
+    let deadline = Date().addingTimeInterval(20)
+    while try client.request(#"{"type":"history","id":1,"limit":1}"#)["rev"]?.int ?? 0 < 3 {
+      guard Date() < deadline else { throw HarnessError("storehost did not load its catalog") }
+      usleep(10_000)
+    }
+    return host
+  }
+
   /// Reads frames until the reply with `id`, returning it and the pushes before it.
   private func reply(_ id: Int64, from client: WireClient) throws -> (JSON, [JSON]) {
     var pushes: [JSON] = []
@@ -45,7 +59,7 @@ struct HistoryTests {
   }
 
   @Test func entriesNameTheRealClientTheHostAndEffects() throws {
-    let host = try HostProcess()
+    let host = try self.settledHost()
     let client = try WireClient(path: host.socketPath)
     let session = try #require(client.hello()["session"]?.string)
     try client.sendRaw(Self.send("counter", Self.increment, id: 1))
@@ -75,7 +89,7 @@ struct HistoryTests {
   }
 
   @Test func theTimersTicksAreEffectEntries() throws {
-    let host = try HostProcess()
+    let host = try self.settledHost()
     let client = try WireClient.greeted(path: host.socketPath)
     _ = try client.request(#"{"type":"tail","id":1,"scope":"counter"}"#)
     let effects = try client.request(#"{"type":"tail","id":2}"#)
@@ -98,7 +112,7 @@ struct HistoryTests {
   // MARK: - history
 
   @Test func historyFiltersBySinceLimitScopeAndPattern() throws {
-    let host = try HostProcess()
+    let host = try self.settledHost()
     let client = try WireClient.greeted(path: host.socketPath)
     var batch: [UInt8] = []
     for _ in 0..<3 { batch += Self.send("todos", #"{"addTodoButtonTapped":{}}"#) }
@@ -129,7 +143,7 @@ struct HistoryTests {
   }
 
   @Test func aLimitOverTenThousandIsReadAsTenThousand() throws {
-    let host = try HostProcess()
+    let host = try self.settledHost()
     let client = try WireClient.greeted(path: host.socketPath)
     let frame = Self.send("counter", Self.increment)
     var batch: [UInt8] = []
@@ -142,7 +156,7 @@ struct HistoryTests {
   }
 
   @Test func historyKeepsTheLastNEntriesAndSaysWhichIsOldest() throws {
-    let host = try HostProcess(arguments: ["--history", "8"])
+    let host = try self.settledHost(arguments: ["--history", "8"])
     let client = try WireClient.greeted(path: host.socketPath)
     var rev: Int64 = 0
     for id in 0..<40 {
@@ -159,7 +173,7 @@ struct HistoryTests {
   // MARK: - tail
 
   @Test func tailsGetEveryEntryInOrderBeforeTheAcksThatFollowThem() throws {
-    let host = try HostProcess()
+    let host = try self.settledHost()
     let reader = try WireClient.greeted(path: host.socketPath)
     let other = try WireClient.greeted(path: host.socketPath)
     let tailing = try reader.request(#"{"type":"tail","id":1}"#)
@@ -186,7 +200,7 @@ struct HistoryTests {
   }
 
   @Test func aTailWithSinceSendsTheKeptEntriesFirstThenUnsubscribeEndsIt() throws {
-    let host = try HostProcess()
+    let host = try self.settledHost()
     let client = try WireClient.greeted(path: host.socketPath)
     var batch: [UInt8] = []
     for _ in 0..<5 { batch += Self.send("counter", Self.increment) }
@@ -262,7 +276,7 @@ struct HistoryTests {
   // MARK: - get with at
 
   @Test func getAtEqualsTheStateTheHostHadAtThatRevision() throws {
-    let host = try HostProcess(arguments: ["--history", "40"])
+    let host = try self.settledHost(arguments: ["--history", "40"])
     let client = try WireClient.greeted(path: host.socketPath)
     var recorded: [Int64: (counter: JSON, todos: JSON)] = [:]
     func record() throws {
@@ -305,7 +319,7 @@ struct HistoryTests {
   }
 
   @Test func getAtAnswersInRequestOrderAndSaysWhatIsUnavailable() throws {
-    let host = try HostProcess()
+    let host = try self.settledHost()
     let client = try WireClient.greeted(path: host.socketPath)
     var batch: [UInt8] = []
     for _ in 0..<2_000 { batch += Self.send("counter", Self.increment) }

@@ -17,6 +17,13 @@ struct HistoryCommandTests {
   ) async throws {
     let host = try await HostProcess(
       socketPath: makeTemporaryDirectory() + "/host.sock", arguments: arguments)
+    if !arguments.contains("--history") {
+      // storehost's own start-up actions (a host action and its two effects' actions) come
+      // first, so that revisions are predictable.
+      try await waitUntil("storehost loaded its catalog") {
+        try await storeclient(["log", "--socket", host.socketPath]).outputLines.count >= 3
+      }
+    }
     do {
       try await body(host)
     } catch {
