@@ -97,13 +97,15 @@ struct HistoryTests {
     try client.sendRaw(Self.send("counter", #"{"toggleTimerButtonTapped":{}}"#, id: 3))
     // The first tick arrives about a second later, as an effect's entry.
     var tick: JSON?
-    while tick == nil {
+    let deadline = Date().addingTimeInterval(30)
+    while tick == nil, Date() < deadline {
       let message = try client.next(timeout: 30)
       if message["type"] == .string("entry"), message["origin"]?["kind"] == .string("effect") {
         #expect(message["sub"]?.int == all, "an effect entry is not sent to a scope's tail")
         tick = message
       }
     }
+    try #require(tick != nil, "no effect entry within 30 s")
     #expect(tick?["scope"] == .null)
     #expect(tick?["action"] == J(#"{"counter":{"_0":{"timerTick":{}}}}"#))
     try client.sendRaw(Self.send("counter", #"{"toggleTimerButtonTapped":{}}"#, id: 4))

@@ -129,7 +129,10 @@ struct HistoryCommandTests {
     try await self.withHost(["--history", "0"]) { host in
       let result = try await storeclient(["log", "--socket", host.socketPath])
       #expect(result.status == 1)
-      #expect(result.errors.contains("keeps no history"))
+      #expect(
+        result.errors
+          == "Error: the host on \(host.socketPath) keeps no history (its welcome does not list "
+          + "\"history\"); start it without --history 0\n")
       let normal = try await storeclient(["get", "counter", "--socket", host.socketPath])
       #expect(normal.status == 0)
     }
