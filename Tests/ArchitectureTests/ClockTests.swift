@@ -143,16 +143,16 @@ private struct Waiter: Reducer {
   @Test func aTimerYieldsTheTimeSinceItStarted() async {
     let clock = TestClock()
     await clock.advance(by: .seconds(10))
-    let elapsed = Task {
-      var elapsed: [Duration] = []
+    let elapsed = LockIsolated<[Duration]>([])
+    let timer = Task {
       for await tick in clock.timer(interval: .seconds(2)) {
-        elapsed.append(tick)
-        if elapsed.count == 2 { break }
+        elapsed.withValue { $0.append(tick) }
       }
-      return elapsed
     }
     #expect(await eventually { clock.sleeperCount == 1 })
     await clock.advance(by: .seconds(4))
-    #expect(await elapsed.value == [.seconds(2), .seconds(4)])
+    #expect(await eventually { elapsed.value.count == 2 })
+    #expect(elapsed.value == [.seconds(2), .seconds(4)])
+    timer.cancel()
   }
 }
