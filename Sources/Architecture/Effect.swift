@@ -65,7 +65,8 @@ public struct Effect<Action>: Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> Self {
-    let location = "\(fileID):\(line)"
+    // The location is formatted only if it is needed (formatting it costs more than the rest
+    // of creating the effect).
     return Self(
       operation: .run(
         priority,
@@ -81,8 +82,8 @@ public struct Effect<Action>: Sendable {
             } else {
               @Dependency(\.runtimeWarnings) var runtimeWarnings
               runtimeWarnings(
-                "An \"Effect.run\" returned from \(location) threw an unhandled error: \(error)."
-                  + " Handle it with the \"catch\" parameter.")
+                "An \"Effect.run\" returned from \(fileID):\(line) threw an unhandled error:"
+                  + " \(error). Handle it with the \"catch\" parameter.")
             }
           }
         }
