@@ -139,9 +139,12 @@ struct _TestReducer<State: Sendable, Action: Sendable>: Reducer {
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     let dependencies = self.runtime.dependencies
-    // The reduce context (what `@Dependency` reads in a reducer, and what effects capture).
-    let effect = _ReduceContext.with(_DependencyBox(dependencies)) {
-      self.base(&state, action)
+    // Both the task-local and the reduce context (what `@Dependency` reads in a reducer, and
+    // what the effects it creates capture).
+    let effect = DependencyValues.$current.withValue(dependencies) {
+      _ReduceContext.with(_DependencyBox(dependencies)) {
+        self.base(&state, action)
+      }
     }
     self.runtime.didReduce(action, state: state)
     if effect.isNone { return effect }
