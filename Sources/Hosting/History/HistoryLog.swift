@@ -11,7 +11,8 @@ import Wire
 /// ```
 ///
 /// - A record is appended for every reduced action, in revision order, by the
-///   ``ReductionRecorder`` (this is one of its sinks): revisions in ``records`` are contiguous.
+///   ``ReductionRecorder`` (to the ``RecordLog``, whose records are not generic, so that
+///   appending costs no generic metadata lookup): revisions in ``records`` are contiguous.
 /// - Every ``checkpointInterval`` records, the host copies the live root state (a copy-on-write
 ///   copy: the next reduce that mutates a shared part copies that part once) at the revision it
 ///   is at, outside any reduce (``takeCheckpoint(_:revision:)``).
@@ -27,7 +28,7 @@ import Wire
 ///
 /// Confined to the host's event loop. It implements ``HistorySource``, the seam through which a
 /// durable host's journal can serve what memory no longer holds.
-final class HistoryLog<State: Sendable, Action: Sendable>: ReductionSink {
+final class HistoryLog<State: Sendable, Action: Sendable> {
   /// A root state the history keeps, at the revision it was copied at.
   struct Checkpoint {
     let revision: Int64
@@ -36,51 +37,42 @@ final class HistoryLog<State: Sendable, Action: Sendable>: ReductionSink {
 
   /// The fewest recent records kept.
   let capacity: Int
-  /// Records between two checkpoints: a quarter of the capacity (at least 1).
-  let checkpointInterval: Int
-  /// The retained records, oldest first; their revisions are contiguous.
-  private(set) var records: [Reduction<Action>] = []
+  /// The records, appended by the recorder on every reduce.
+  let log: RecordLog
   /// The retained checkpoints, oldest first; the first is the state before the first record.
   private(set) var checkpoints: [Checkpoint]
-  /// Records appended since the last checkpoint.
-  private var sinceCheckpoint = 0
-  private var attentionRequested = false
-  /// The tails open on all connections: entries are pushed only while there are some.
-  var tailCount = 0
-  /// Told (from inside a reduce) that the history needs work outside it: a checkpoint is due,
-  /// or tails have entries to send.
-  weak var scheduler: (any HistoryScheduler)?
 
   /// A history that starts at `revision` with `state`, keeping at least `capacity` records.
   init(capacity: Int, initialState state: State, revision: Int64) {
     precondition(capacity > 0, "a history keeps at least one record")
     self.capacity = capacity
-    self.checkpointInterval = max(1, capacity / 4)
+    let interval = max(1, capacity / 4)
+    self.log = RecordLog(
+      checkpointInterval: interval, reserving: min(capacity + interval, 1 << 16))
     self.checkpoints = [Checkpoint(revision: revision, state: state)]
-    self.records.reserveCapacity(min(capacity + self.checkpointInterval, 1 << 16))
   }
 
-  // MARK: - Recording
+  /// Records between two checkpoints: a quarter of the capacity (at least 1).
+  var checkpointInterval: Int { self.log.checkpointInterval }
 
-  /// Appends one reduced action. Called inside the root reduce: it must not read the store.
-  func didReduce(_ reduction: Reduction<Action>) {
-    self.records.append(reduction)
-    self.sinceCheckpoint += 1
-    if self.sinceCheckpoint >= self.checkpointInterval || self.tailCount > 0 {
-      self.requestAttention()
-    }
+  /// The tails open on all connections.
+  var tailCount: Int {
+    get { self.log.tailCount }
+    set { self.log.tailCount = newValue }
   }
 
-  private func requestAttention() {
-    guard !self.attentionRequested else { return }
-    self.attentionRequested = true
-    self.scheduler?.historyNeedsAttention()
+  /// Who is told, from inside a reduce, that the history needs work outside it.
+  var scheduler: (any HistoryScheduler)? {
+    get { self.log.scheduler }
+    set { self.log.scheduler = newValue }
   }
+
+  // MARK: - Checkpoints
 
   /// Whether a checkpoint is due; clears the pending request for attention.
   func attend() -> Bool {
-    self.attentionRequested = false
-    return self.sinceCheckpoint >= self.checkpointInterval
+    self.log.attend()
+    return self.log.sinceCheckpoint >= self.log.checkpointInterval
   }
 
   /// Keeps `state`, the live root state at `revision` (the revision of the last record), as a
@@ -88,7 +80,7 @@ final class HistoryLog<State: Sendable, Action: Sendable>: ReductionSink {
   func takeCheckpoint(_ state: State, revision: Int64) {
     precondition(
       revision == self.newestRevision, "a checkpoint must be taken at the newest record's revision")
-    self.sinceCheckpoint = 0
+    self.log.sinceCheckpoint = 0
     guard revision > self.checkpoints[self.checkpoints.count - 1].revision else { return }
     self.checkpoints.append(Checkpoint(revision: revision, state: state))
     self.trim()
@@ -101,16 +93,19 @@ final class HistoryLog<State: Sendable, Action: Sendable>: ReductionSink {
       let next = self.checkpoints[1].revision
       let remaining = Int(self.newestRevision - next)
       guard remaining >= self.capacity else { return }
-      self.records.removeFirst(Int(next - self.checkpoints[0].revision))
+      self.log.dropFirst(Int(next - self.checkpoints[0].revision))
       self.checkpoints.removeFirst()
     }
   }
 
   // MARK: - Reading
 
+  /// The retained records, oldest first; their revisions are contiguous.
+  var records: [HistoryRecord] { self.log.records }
+
   /// The revision of the newest record (or of the base checkpoint when there is none).
   var newestRevision: Int64 {
-    self.records.last?.revision ?? self.checkpoints[0].revision
+    self.log.records.last?.revision ?? self.checkpoints[0].revision
   }
 
   /// The first revision whose entry is still kept (one past the newest when none is).
@@ -121,7 +116,7 @@ final class HistoryLog<State: Sendable, Action: Sendable>: ReductionSink {
 
   /// The record of revision `revision`, which must be retained.
   func record(at revision: Int64) -> Reduction<Action> {
-    self.records[Int(revision - self.oldestEntryRevision)]
+    self.log.records[Int(revision - self.oldestEntryRevision)].reduction()
   }
 
   /// The retained records that pass `filter`: those after `since` (oldest first), or without
@@ -129,24 +124,19 @@ final class HistoryLog<State: Sendable, Action: Sendable>: ReductionSink {
   func records(
     since: Int64?, limit: Int, matching filter: ScopeFilter?
   ) -> ArraySlice<Reduction<Action>> {
-    let all = self.records[...]
-    guard let filter else {
-      guard let since else { return all.suffix(limit) }
-      let start = max(0, min(all.count, Int(since + 1 - self.oldestEntryRevision)))
-      return all[start...].prefix(limit)
-    }
+    let all = self.log.records
     var found: [Reduction<Action>] = []
     if let since {
       var index = max(0, min(all.count, Int(since + 1 - self.oldestEntryRevision)))
       while index < all.count && found.count < limit {
-        if filter.matches(all[index].scope) { found.append(all[index]) }
+        if filter?.matches(all[index].scope) ?? true { found.append(all[index].reduction()) }
         index += 1
       }
       return found[...]
     }
     var index = all.count - 1
     while index >= 0 && found.count < limit {
-      if filter.matches(all[index].scope) { found.append(all[index]) }
+      if filter?.matches(all[index].scope) ?? true { found.append(all[index].reduction()) }
       index -= 1
     }
     return found.reversed()[...]

@@ -66,6 +66,8 @@ extension HistoryLog: HistorySource {
     let start = Int(base.revision + 1 - self.oldestEntryRevision)
     let records = Array(self.records[start..<(start + Int(revision - base.revision))])
     let state = base.state
-    return ReplayPlan(revision: revision, recordCount: records.count) { (state, records) }
+    return ReplayPlan(revision: revision, recordCount: records.count) {
+      (state, records.map { $0.reduction() })
+    }
   }
 }

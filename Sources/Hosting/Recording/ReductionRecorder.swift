@@ -13,45 +13,76 @@ import Wire
 /// the host's event loop (the store's executor), so its state is only touched by that thread.
 final class ReductionRecorder<Action>: @unchecked Sendable {
   private var sinks: [any ReductionSink<Action>] = []
-  private var expected: (origin: ReductionOrigin, scope: String?, action: JSON?)?
+  /// The history's records, appended directly (see ``RecordLog``).
+  private var log: RecordLog?
+  /// Whether there is a sink or a log: checked on every reduce, as a plain stored `Bool` (the
+  /// recorder runs in unspecialized generic code, where even `sinks.isEmpty` costs a generic
+  /// metadata lookup).
+  private var isActive = false
+  // The announced origin, in three concrete properties rather than an optional tuple, whose
+  // copy in generic code goes through its metadata.
+  private var expectedOrigin: ReductionOrigin?
+  private var expectedScope: String?
+  private var expectedAction: JSON?
   private let tape = DrawTape()
 
   init() {}
 
   /// Whether anything listens (when nothing does, reduces are not recorded at all).
-  var isRecording: Bool { !self.sinks.isEmpty }
+  var isRecording: Bool { self.isActive }
 
   /// Adds a sink; called while the host starts, before it reduces anything.
   func add(_ sink: some ReductionSink<Action>) {
     self.sinks.append(sink)
+    self.isActive = true
+  }
+
+  /// Appends every reduced action to `log` (the history's records); called while the host
+  /// starts, before it reduces anything.
+  func record(into log: RecordLog) {
+    self.log = log
+    self.isActive = true
   }
 
   /// Announces the origin of the next action the store reduces.
   func expect(_ origin: ReductionOrigin, scope: String? = nil, action: JSON? = nil) {
-    self.expected = (origin, scope, action)
+    guard self.isActive else { return }
+    self.expectedOrigin = origin
+    self.expectedScope = scope
+    self.expectedAction = action
   }
 
   /// Forgets an announced origin that no reduce consumed (the send was refused before it).
   func cancelExpectation() {
-    self.expected = nil
+    self.expectedOrigin = nil
+    self.expectedScope = nil
+    self.expectedAction = nil
   }
 
   /// Runs one reduce (`body`), recording what it drew, then tells the sinks.
   @inline(__always)
   func record<R>(_ action: Action, revision: () -> Int64, _ body: () -> R) -> R {
-    guard !self.sinks.isEmpty else {
-      self.expected = nil
-      return body()
-    }
+    guard self.isActive else { return body() }
     self.tape.reset()
     let result = ThreadLocalTape.with(self.tape, body)
-    let expected = self.expected ?? (.effect, nil, nil)
-    self.expected = nil
-    let reduction = Reduction(
-      revision: revision(), time: WallClock.milliseconds(), origin: expected.origin,
-      scope: expected.scope, scopeAction: expected.action, action: action,
-      draws: self.tape.draws)
-    for sink in self.sinks { sink.didReduce(reduction) }
+    let origin = self.expectedOrigin ?? .effect
+    let scope = self.expectedScope
+    let scopeAction = self.expectedAction
+    self.cancelExpectation()
+    let revision = revision()
+    let time = WallClock.milliseconds()
+    if let log = self.log {
+      log.append(
+        HistoryRecord(
+          revision: revision, time: time, origin: origin, scope: scope, scopeAction: scopeAction,
+          action: action, draws: self.tape.draws))
+    }
+    if !self.sinks.isEmpty {
+      let reduction = Reduction(
+        revision: revision, time: time, origin: origin, scope: scope, scopeAction: scopeAction,
+        action: action, draws: self.tape.draws)
+      for sink in self.sinks { sink.didReduce(reduction) }
+    }
     return result
   }
 }

@@ -87,7 +87,7 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
     if configuration.historyLimit > 0 {
       let log = HistoryLog<State, Action>(
         capacity: configuration.historyLimit, initialState: initialState, revision: counter.value)
-      recorder.add(log)
+      recorder.record(into: log.log)
       history = log
       pastStates = PastStateBuilder(
         loop: loop, replayer: Replayer(reducer: reducer, dependencies: storeDependencies))

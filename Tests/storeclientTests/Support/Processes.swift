@@ -41,14 +41,23 @@ enum Binaries {
 /// full pipe).
 final class PipeText: Sendable {
   private let data = Mutex(Data())
+  private let ended = Mutex(false)
   let pipe = Pipe()
 
   init() {
     self.pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
       let chunk = handle.availableData
+      if chunk.isEmpty {
+        // End of file: every writer closed its end (the process exited).
+        handle.readabilityHandler = nil
+        self?.ended.withLock { $0 = true }
+      }
       self?.data.withLock { $0.append(chunk) }
     }
   }
+
+  /// Whether everything the writers wrote has been read (they closed the pipe).
+  var isAtEnd: Bool { self.ended.withLock { $0 } }
 
   var text: String { self.data.withLock { String(decoding: $0, as: UTF8.self) } }
 
@@ -155,8 +164,11 @@ final class ClientProcess: Sendable {
   /// Waits for the process to exit and returns its status.
   func wait(timeout: Double = 60) async throws -> Int32 {
     try await waitUntil("storeclient exits", timeout: timeout) { !self.process.isRunning }
-    // Let the readability handlers take what is left in the pipes.
-    try await Task.sleep(for: .milliseconds(50))
+    // Let the readability handlers take what is left in the pipes, up to their end (a fixed
+    // pause is not enough on a loaded machine).
+    try await waitUntil("storeclient's output is read", timeout: timeout) {
+      self.output.isAtEnd && self.errors.isAtEnd
+    }
     return self.process.terminationStatus
   }
 

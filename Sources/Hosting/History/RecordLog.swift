@@ -1,0 +1,71 @@
+import Wire
+
+/// One reduced action as the history keeps it. Not generic: its root action is stored as
+/// `Any`, so that appending one — on every reduce, in the host's unspecialized generic code —
+/// looks up no generic metadata (see bench/HISTORY.md); readers cast it back.
+///
+/// `@unchecked Sendable`: ``action`` always holds a value of the host's root `Action` type
+/// (only ``ReductionRecorder`` creates records, from the action it reduced), and a host's
+/// `Action` is `Sendable` (``StoreHost`` requires it); every other member is `Sendable`.
+struct HistoryRecord: @unchecked Sendable {
+  let revision: Int64
+  /// Milliseconds since 1970 (UTC).
+  let time: Int64
+  let origin: ReductionOrigin
+  let scope: String?
+  let scopeAction: JSON?
+  /// The root action, an `Action` of the host's app.
+  let action: Any
+  let draws: [Draw]
+
+  /// The record as a ``Reduction`` of the app's action type.
+  func reduction<Action>(of _: Action.Type = Action.self) -> Reduction<Action> {
+    Reduction(
+      revision: self.revision, time: self.time, origin: self.origin, scope: self.scope,
+      scopeAction: self.scopeAction, action: self.action as! Action, draws: self.draws)
+  }
+}
+
+/// The records of the history in memory, appended by the ``ReductionRecorder`` on every reduce,
+/// in revision order (so their revisions are contiguous). ``HistoryLog`` trims them and reads
+/// them. Confined to the host's event loop.
+final class RecordLog {
+  /// The retained records, oldest first.
+  private(set) var records: [HistoryRecord] = []
+  /// Records between two checkpoints (see ``HistoryLog``).
+  let checkpointInterval: Int
+  /// Records appended since the last checkpoint.
+  var sinceCheckpoint = 0
+  /// The tails open on all connections: entries are pushed only while there are some.
+  var tailCount = 0
+  private var attentionRequested = false
+  /// Told (from inside a reduce) that the history needs work outside it.
+  weak var scheduler: (any HistoryScheduler)?
+
+  init(checkpointInterval: Int, reserving capacity: Int) {
+    self.checkpointInterval = checkpointInterval
+    self.records.reserveCapacity(capacity)
+  }
+
+  /// Appends one reduced action. Called inside the root reduce: it must not read the store.
+  func append(_ record: HistoryRecord) {
+    self.records.append(record)
+    self.sinceCheckpoint += 1
+    if self.sinceCheckpoint >= self.checkpointInterval || self.tailCount > 0,
+      !self.attentionRequested
+    {
+      self.attentionRequested = true
+      self.scheduler?.historyNeedsAttention()
+    }
+  }
+
+  /// Clears the pending request for attention (the host is attending to it now).
+  func attend() {
+    self.attentionRequested = false
+  }
+
+  /// Drops the oldest `count` records.
+  func dropFirst(_ count: Int) {
+    self.records.removeFirst(count)
+  }
+}
