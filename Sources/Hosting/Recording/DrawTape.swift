@@ -22,12 +22,16 @@ final class DrawTape {
     case replaying
   }
 
+  // `@exclusivity(unchecked)`: a tape is used by one thread at a time (the loop's, or the
+  // replayer's), from its own synchronous methods, which hold no `inout` access across a call
+  // that could reach the tape again; the dynamic check could never fire, and the recorder
+  // resets the tape on every reduce.
   private(set) var mode: Mode
-  private(set) var draws: [Draw]
-  private var cursor = 0
+  @exclusivity(unchecked) private(set) var draws: [Draw]
+  @exclusivity(unchecked) private var cursor = 0
   /// Set when a replayed reduce asked for a value the tape does not hold (a reducer that is not
   /// deterministic given its recorded draws); the replay is then not exact.
-  private(set) var divergence: String?
+  @exclusivity(unchecked) private(set) var divergence: String?
 
   /// A tape that records.
   init() {

@@ -11,19 +11,26 @@ import Wire
 ///
 /// `@unchecked Sendable`: the reducer that holds it must be `Sendable`, but every method runs on
 /// the host's event loop (the store's executor), so its state is only touched by that thread.
+///
+/// It runs on every reduce, in the host's unspecialized generic code, so it avoids what costs
+/// there (bench/HISTORY.md): its flags are plain stored `Bool`s (even `sinks.isEmpty` looks up
+/// the metadata of an array of existentials), the announced origin is three concrete
+/// properties (an optional tuple is copied through its metadata), and its properties are
+/// `@exclusivity(unchecked)`: only the loop thread touches them, from this class's own
+/// synchronous methods, none of which holds an `inout` access across a call that could reach
+/// the recorder again — so the dynamic check (a thread-local access-set insert per access)
+/// could never fire.
 final class ReductionRecorder<Action>: @unchecked Sendable {
   private var sinks: [any ReductionSink<Action>] = []
   /// The history's records, appended directly (see ``RecordLog``).
-  private var log: RecordLog?
-  /// Whether there is a sink or a log: checked on every reduce, as a plain stored `Bool` (the
-  /// recorder runs in unspecialized generic code, where even `sinks.isEmpty` costs a generic
-  /// metadata lookup).
-  private var isActive = false
-  // The announced origin, in three concrete properties rather than an optional tuple, whose
-  // copy in generic code goes through its metadata.
-  private var expectedOrigin: ReductionOrigin?
-  private var expectedScope: String?
-  private var expectedAction: JSON?
+  @exclusivity(unchecked) private var log: RecordLog?
+  /// Whether there is a sink or a log.
+  @exclusivity(unchecked) private var isActive = false
+  /// Whether ``sinks`` holds any.
+  @exclusivity(unchecked) private var hasSinks = false
+  @exclusivity(unchecked) private var expectedOrigin: ReductionOrigin?
+  @exclusivity(unchecked) private var expectedScope: String?
+  @exclusivity(unchecked) private var expectedAction: JSON?
   private let tape = DrawTape()
 
   init() {}
@@ -35,6 +42,7 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   func add(_ sink: some ReductionSink<Action>) {
     self.sinks.append(sink)
     self.isActive = true
+    self.hasSinks = true
   }
 
   /// Appends every reduced action to `log` (the history's records); called while the host
@@ -64,7 +72,9 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   func record<R>(_ action: Action, revision: () -> Int64, _ body: () -> R) -> R {
     guard self.isActive else { return body() }
     self.tape.reset()
-    let result = ThreadLocalTape.with(self.tape, body)
+    let previous = ThreadLocalTape.enter(self.tape)
+    let result = body()
+    ThreadLocalTape.leave(restoring: previous)
     let origin = self.expectedOrigin ?? .effect
     let scope = self.expectedScope
     let scopeAction = self.expectedAction
@@ -77,7 +87,7 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
           revision: revision, time: time, origin: origin, scope: scope, scopeAction: scopeAction,
           action: action, draws: self.tape.draws))
     }
-    if !self.sinks.isEmpty {
+    if self.hasSinks {
       let reduction = Reduction(
         revision: revision, time: time, origin: origin, scope: scope, scopeAction: scopeAction,
         action: action, draws: self.tape.draws)
