@@ -39,6 +39,8 @@ final class HistoryLog<State: Sendable, Action: Sendable> {
   let capacity: Int
   /// The records, appended by the recorder on every reduce.
   let log: RecordLog
+  /// Their root actions, in the same order.
+  let actions: ActionStore<Action>
   /// The retained checkpoints, oldest first; the first is the state before the first record.
   private(set) var checkpoints: [Checkpoint]
 
@@ -49,6 +51,7 @@ final class HistoryLog<State: Sendable, Action: Sendable> {
     let interval = max(1, capacity / 4)
     self.log = RecordLog(
       checkpointInterval: interval, reserving: min(capacity + interval, 1 << 16))
+    self.actions = ActionStore(capacity: min(capacity + interval, 1 << 16))
     self.checkpoints = [Checkpoint(revision: revision, state: state)]
   }
 
@@ -94,6 +97,7 @@ final class HistoryLog<State: Sendable, Action: Sendable> {
       let remaining = Int(self.newestRevision - next)
       guard remaining >= self.capacity else { return }
       self.log.dropFirst(Int(next - self.checkpoints[0].revision))
+      self.actions.dropFirst(Int(next - self.checkpoints[0].revision))
       self.checkpoints.removeFirst()
     }
   }
@@ -116,7 +120,8 @@ final class HistoryLog<State: Sendable, Action: Sendable> {
 
   /// The record of revision `revision`, which must be retained.
   func record(at revision: Int64) -> Reduction<Action> {
-    self.log.records[Int(revision - self.oldestEntryRevision)].reduction()
+    let index = Int(revision - self.oldestEntryRevision)
+    return self.log.records[index].reduction(self.actions[index])
   }
 
   /// The retained records that pass `filter`: those after `since` (oldest first), or without
@@ -129,14 +134,18 @@ final class HistoryLog<State: Sendable, Action: Sendable> {
     if let since {
       var index = max(0, min(all.count, Int(since + 1 - self.oldestEntryRevision)))
       while index < all.count && found.count < limit {
-        if filter?.matches(all[index].scope) ?? true { found.append(all[index].reduction()) }
+        if filter?.matches(all[index].scope) ?? true {
+          found.append(all[index].reduction(self.actions[index]))
+        }
         index += 1
       }
       return found[...]
     }
     var index = all.count - 1
     while index >= 0 && found.count < limit {
-      if filter?.matches(all[index].scope) ?? true { found.append(all[index].reduction()) }
+      if filter?.matches(all[index].scope) ?? true {
+        found.append(all[index].reduction(self.actions[index]))
+      }
       index -= 1
     }
     return found.reversed()[...]

@@ -64,10 +64,12 @@ extension HistoryLog: HistorySource {
     // Copied out now (at most one checkpoint interval): the worker must not share the live
     // array, which the loop keeps appending to.
     let start = Int(base.revision + 1 - self.oldestEntryRevision)
-    let records = Array(self.records[start..<(start + Int(revision - base.revision))])
+    let range = start..<(start + Int(revision - base.revision))
+    let records = Array(self.records[range])
+    let actions = self.actions.copy(range)
     let state = base.state
     return ReplayPlan(revision: revision, recordCount: records.count) {
-      (state, records.map { $0.reduction() })
+      (state, zip(records, actions).map { $0.reduction($1) })
     }
   }
 }

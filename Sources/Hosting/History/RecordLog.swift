@@ -1,28 +1,22 @@
 import Wire
 
-/// One reduced action as the history keeps it. Not generic: its root action is stored as
-/// `Any`, so that appending one — on every reduce, in the host's unspecialized generic code —
-/// looks up no generic metadata (see bench/HISTORY.md); readers cast it back.
-///
-/// `@unchecked Sendable`: ``action`` always holds a value of the host's root `Action` type
-/// (only ``ReductionRecorder`` creates records, from the action it reduced), and a host's
-/// `Action` is `Sendable` (``StoreHost`` requires it); every other member is `Sendable`.
-struct HistoryRecord: @unchecked Sendable {
+/// One reduced action as the history keeps it, but for its root action (kept in an
+/// ``ActionStore``). Not generic, so that appending one — on every reduce, in the host's
+/// unspecialized generic code — looks up no generic metadata (see bench/HISTORY.md).
+struct HistoryRecord: Sendable {
   let revision: Int64
   /// Milliseconds since 1970 (UTC).
   let time: Int64
   let origin: ReductionOrigin
   let scope: String?
   let scopeAction: JSON?
-  /// The root action, an `Action` of the host's app.
-  let action: Any
   let draws: [Draw]
 
-  /// The record as a ``Reduction`` of the app's action type.
-  func reduction<Action>(of _: Action.Type = Action.self) -> Reduction<Action> {
+  /// The record as a ``Reduction``, with its root action.
+  func reduction<Action>(_ action: Action) -> Reduction<Action> {
     Reduction(
       revision: self.revision, time: self.time, origin: self.origin, scope: self.scope,
-      scopeAction: self.scopeAction, action: self.action as! Action, draws: self.draws)
+      scopeAction: self.scopeAction, action: action, draws: self.draws)
   }
 }
 

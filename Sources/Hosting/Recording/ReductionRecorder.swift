@@ -22,8 +22,9 @@ import Wire
 /// could never fire.
 final class ReductionRecorder<Action>: @unchecked Sendable {
   private var sinks: [any ReductionSink<Action>] = []
-  /// The history's records, appended directly (see ``RecordLog``).
+  /// The history's records and their actions, appended directly (see ``RecordLog``).
   @exclusivity(unchecked) private var log: RecordLog?
+  @exclusivity(unchecked) private var actions: ActionStore<Action>?
   /// Whether there is a sink or a log.
   @exclusivity(unchecked) private var isActive = false
   /// Whether ``sinks`` holds any.
@@ -45,10 +46,11 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
     self.hasSinks = true
   }
 
-  /// Appends every reduced action to `log` (the history's records); called while the host
-  /// starts, before it reduces anything.
-  func record(into log: RecordLog) {
+  /// Appends every reduced action to `log` and `actions` (the history's records); called
+  /// while the host starts, before it reduces anything.
+  func record(into log: RecordLog, actions: ActionStore<Action>) {
     self.log = log
+    self.actions = actions
     self.isActive = true
   }
 
@@ -81,11 +83,12 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
     self.cancelExpectation()
     let revision = revision()
     let time = WallClock.milliseconds()
-    if let log = self.log {
+    if let log = self.log, let actions = self.actions {
+      actions.append(action)
       log.append(
         HistoryRecord(
           revision: revision, time: time, origin: origin, scope: scope, scopeAction: scopeAction,
-          action: action, draws: self.tape.draws))
+          draws: self.tape.draws))
     }
     if self.hasSinks {
       let reduction = Reduction(

@@ -87,7 +87,7 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
     if configuration.historyLimit > 0 {
       let log = HistoryLog<State, Action>(
         capacity: configuration.historyLimit, initialState: initialState, revision: counter.value)
-      recorder.record(into: log.log)
+      recorder.record(into: log.log, actions: log.actions)
       history = log
       pastStates = PastStateBuilder(
         loop: loop, replayer: Replayer(reducer: reducer, dependencies: storeDependencies))
