@@ -85,7 +85,11 @@ struct LifecycleTests {
   }
 
   @Test func usageErrorsExit64WithoutStarting() throws {
-    for arguments in [["--max-frame", "tiny"], ["--log-level", "loud"], ["--bogus"], ["--app", "nope"]] {
+    for arguments in [
+      ["--max-frame", "tiny"], ["--log-level", "loud"], ["--bogus"], ["--app", "nope"],
+      ["--max-buffered", "1000"], ["--max-frame", "4096", "--max-buffered", "4095"],
+      ["--frame-timeout", "0"], ["--frame-timeout", "soon"],
+    ] {
       let host = try HostProcess(arguments: arguments, waitForListening: false)
       #expect(host.stop(signal: 0) == 64, "arguments \(arguments)")
       #expect(host.stderr.hasPrefix("Error: "), "arguments \(arguments): \(host.stderr)")

@@ -21,6 +21,10 @@ final class PushEngine<State: Sendable, Action: Sendable> {
   /// How many times a costly push's duration its scope waits before the next push.
   let costlyPushWaitFactor: Double
 
+  /// The latest JSON made of each scope, with the revision it is of. Every subscription sent a
+  /// scope's state at that revision holds this one value, so the subscribers of a scope share
+  /// its JSON instead of holding a copy each (see ``sharedJSON(of:scope:)``).
+  private var versions: [String: ScopeVersion] = [:]
   /// The revision the last ``syncAll(_:force:)`` brought everyone to.
   private var syncedRevision: Int64 = 0
   /// Per scope name: when an expensive scope may be pushed again (see `sync`).
@@ -40,6 +44,35 @@ final class PushEngine<State: Sendable, Action: Sendable> {
     self.log = log
     self.maxFrameSize = configuration.maxFrameSize
     self.costlyPushWaitFactor = configuration.costlyPushWaitFactor
+  }
+
+  /// A scope's JSON at a revision.
+  private struct ScopeVersion {
+    let revision: Int64
+    let json: JSON
+  }
+
+  // MARK: - Shared versions
+
+  /// The JSON of `state`, the state of scope `name` now: the one already made at this
+  /// revision, for a snapshot or a push, when there is one.
+  ///
+  /// - Throws: What encoding the state throws.
+  func sharedJSON(of state: any ScopeState, scope name: String) throws -> JSON {
+    let current = self.revision.value
+    if let version = self.versions[name], version.revision == current { return version.json }
+    let json = try state.json()
+    self.versions[name] = ScopeVersion(revision: current, json: json)
+    return json
+  }
+
+  /// Forgets versions older than the current revision (run once a second): a version still
+  /// in use is held by its subscriptions; one nobody holds is freed.
+  func dropStaleVersions() {
+    let current = self.revision.value
+    if self.versions.contains(where: { $0.value.revision != current }) {
+      self.versions = self.versions.filter { $0.value.revision == current }
+    }
   }
 
   // MARK: - Syncing everyone
@@ -103,10 +136,7 @@ final class PushEngine<State: Sendable, Action: Sendable> {
   /// Sends owed pushes, then the replies that waited for them.
   func releaseHeldReplies(_ session: Session<State, Action>) {
     self.syncPushes(session)
-    if !session.heldReplies.isEmpty {
-      session.output.append(contentsOf: session.heldReplies)
-      session.heldReplies.removeAll(keepingCapacity: true)
-    }
+    self.output.appendHeldReplies(session)
   }
 
   /// Appends a patch (or `unsubscribed`) for every subscription of `session` whose state
@@ -190,7 +220,7 @@ final class PushEngine<State: Sendable, Action: Sendable> {
       if let encoded = scope.json {
         json = encoded
       } else {
-        guard let encoded = try? state.json() else { return }
+        guard let encoded = try? self.sharedJSON(of: state, scope: sub.scopeName) else { return }
         json = encoded
         scope.json = encoded
       }

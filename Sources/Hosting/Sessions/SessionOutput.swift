@@ -19,6 +19,7 @@ struct SessionOutput<State, Action> {
   let highWaterMark: Int
   let log: HostLogger
   let statistics: HostStatistics
+  let reclaimer: MemoryReclaimer
 
   /// Queues a reply behind the pushes it must follow.
   func reply(_ session: Session<State, Action>, _ message: HostMessage) {
@@ -70,10 +71,19 @@ struct SessionOutput<State, Action> {
 
   /// Hands what `session` has ready to its channel.
   func flush(_ session: Session<State, Action>) {
-    guard !session.output.isEmpty else { return }
-    self.statistics.bytesOut += Int64(session.output.count)
+    let count = session.output.count
+    guard count > 0 else { return }
+    self.statistics.bytesOut += Int64(count)
+    if count > session.largestWrite { session.largestWrite = count }
     session.channel.write(session.output)
-    session.output.removeAll(keepingCapacity: true)
+    let released = session.clearOutput()
+    if released > 0 { self.reclaimer.noteRelease(released) }
+  }
+
+  /// Moves `session`'s held replies behind its output (their pushes are in it now).
+  func appendHeldReplies(_ session: Session<State, Action>) {
+    let released = session.releaseHeldReplies()
+    if released > 0 { self.reclaimer.noteRelease(released) }
   }
 
   /// Stops reading a client whose replies pile up unread, and resumes once they drained.
