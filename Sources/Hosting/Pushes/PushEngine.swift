@@ -13,7 +13,7 @@ import Wire
 final class PushEngine<State: Sendable, Action: Sendable> {
   let store: LoopStore<State, Action>
   let revision: RevisionCounter
-  let output: SessionOutput<State, Action>
+  let output: SessionOutput
   let statistics: HostStatistics
   let log: HostLogger
   /// The most bytes one frame may have.
@@ -34,7 +34,7 @@ final class PushEngine<State: Sendable, Action: Sendable> {
 
   init(
     store: LoopStore<State, Action>, revision: RevisionCounter,
-    output: SessionOutput<State, Action>, statistics: HostStatistics, log: HostLogger,
+    output: SessionOutput, statistics: HostStatistics, log: HostLogger,
     configuration: HostConfiguration
   ) {
     self.store = store

@@ -16,7 +16,7 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
   let registry: ScopeRegistry<State, Action>
   let revision: RevisionCounter
   let statistics: HostStatistics
-  let output: SessionOutput<State, Action>
+  let output: SessionOutput
 
   /// Handles `send{id, scope, action}`: reduces the action and acknowledges it, or answers
   /// the error that stopped it (nothing is reduced then).

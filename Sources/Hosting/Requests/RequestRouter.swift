@@ -12,7 +12,7 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
   let configuration: HostConfiguration
   let appName: String
   let log: HostLogger
-  let output: SessionOutput<State, Action>
+  let output: SessionOutput
   let statistics: HostStatistics
   let pushes: PushEngine<State, Action>
   let intake: ActionIntake<State, Action>

@@ -36,7 +36,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   let budget: InputBudget
   let reclaimer: MemoryReclaimer
   let statistics: HostStatistics
-  let output: SessionOutput<State, Action>
+  let output: SessionOutput
   let pushes: PushEngine<State, Action>
   let router: RequestRouter<State, Action>
 
@@ -62,7 +62,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     let log = HostLogger(level: configuration.logLevel)
     let statistics = HostStatistics(revision: revision, subscriptions: self.subscriptionTally)
     let reclaimer = MemoryReclaimer()
-    let output = SessionOutput<State, Action>(
+    let output = SessionOutput(
       maxFrameSize: configuration.maxFrameSize,
       highWaterMark: configuration.outboundHighWaterMark, log: log, statistics: statistics,
       reclaimer: reclaimer)
