@@ -220,7 +220,11 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     statistics.tick()
     pushes.pushHostFigures(sessions.values)
     pushes.dropStaleVersions()
-    if reclaimer.trimIfDue() { log(.debug, "gave freed memory back to the system") }
+    let trimStarted = Platform.monotonicSeconds()
+    if reclaimer.trimIfDue() {
+      let milliseconds = Int((Platform.monotonicSeconds() - trimStarted) * 1000)
+      log(.debug, "gave freed memory back to the system (\(milliseconds) ms)")
+    }
   }
 
   // MARK: - Pushes
