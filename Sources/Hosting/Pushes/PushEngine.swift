@@ -66,12 +66,17 @@ final class PushEngine<State: Sendable, Action: Sendable> {
     return json
   }
 
-  /// Forgets versions older than the current revision (run once a second): a version still
-  /// in use is held by its subscriptions; one nobody holds is freed.
-  func dropStaleVersions() {
+  /// Forgets the versions no later subscriber can share (run once a second): those older than
+  /// the current revision, and those of scopes nobody watches any more. A version still in use
+  /// is held by its subscriptions; one nobody holds is freed.
+  func dropStaleVersions(_ sessions: [Int: Session<State, Action>].Values) {
+    guard !self.versions.isEmpty else { return }
     let current = self.revision.value
-    if self.versions.contains(where: { $0.value.revision != current }) {
-      self.versions = self.versions.filter { $0.value.revision == current }
+    self.versions = self.versions.filter { name, version in
+      version.revision == current
+        && sessions.contains { session in
+          session.orderedSubscriptions.contains { $0.scopeName == name }
+        }
     }
   }
 

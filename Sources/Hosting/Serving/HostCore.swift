@@ -219,9 +219,9 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     }
     statistics.tick()
     pushes.pushHostFigures(sessions.values)
-    pushes.dropStaleVersions()
+    pushes.dropStaleVersions(sessions.values)
     let trimStarted = Platform.monotonicSeconds()
-    if reclaimer.trimIfDue() {
+    if reclaimer.trimIfDue(now: trimStarted) {
       let milliseconds = Int((Platform.monotonicSeconds() - trimStarted) * 1000)
       log(.debug, "gave freed memory back to the system (\(milliseconds) ms)")
     }
