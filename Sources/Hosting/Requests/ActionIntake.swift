@@ -47,7 +47,7 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
       guard let decoded = self.decode(json, for: bound, session: session, id: id) else { return }
       action = decoded
     }
-    self.reduce(action)
+    self.reduce(action, from: session, scope: name, json: json)
     self.acknowledge(session, id: id)
   }
 
@@ -109,8 +109,15 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
 
   /// Reduces a client's action in the root store, now.
   @inline(__always)
-  private func reduce(_ action: Action) {
-    self.store.send(action)
+  private func reduce(
+    _ action: Action, from session: Session<State, Action>, scope: String, json: JSON
+  ) {
+    self.store.send(
+      action,
+      origin: .client(
+        session: session.id, client: session.clientName, pid: session.processID,
+        uid: session.userID),
+      scope: scope, json: json)
     self.statistics.actionsFromClients += 1
   }
 

@@ -34,8 +34,14 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
       self.hello(session, version: version, client: client)
     case .scopes(let id):
       self.output.reply(session, .scopes(id: id, scopes: self.registry.listing))
-    case .get(let id, let scope):
+    case .get(let id, let scope, nil):
       self.get(session, id: id, scope: scope)
+    case .get(let id, _, let at?):
+      self.output.reply(
+        session,
+        .error(
+          id: id, code: .revisionUnavailable,
+          message: "this host keeps no history, so it cannot read revision \(at)"))
     case .subscribe(let id, let scope):
       self.subscribe(session, id: id, scope: scope)
     case .unsubscribe(let id, let sub):
@@ -44,6 +50,13 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
       self.intake.send(session, id: id, scope: scope, action: action)
     case .ping(let id):
       self.output.reply(session, .pong(id: id))
+    case .history(let id, _, _, _), .tail(let id, _, _):
+      // Unknown to a host without the "history" feature (§8).
+      self.output.reply(
+        session,
+        .error(
+          id: id, code: .badMessage,
+          message: "unknown message type '\(message.type)'; this host keeps no history"))
     }
   }
 

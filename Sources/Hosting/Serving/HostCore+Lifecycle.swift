@@ -68,7 +68,7 @@ extension HostCore {
 
   /// Reduces an action sent by the host process itself.
   func sendFromHost(_ action: Action) {
-    store.send(action)
+    store.send(action, origin: .host)
   }
 
   /// The root state.

@@ -54,11 +54,12 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     loop: EventLoop,
     store: Store<State, Action>,
     revision: RevisionCounter,
+    recorder: ReductionRecorder<Action>,
     scopes: ScopeRegistry<State, Action>,
     configuration: HostConfiguration,
     appName: String
   ) {
-    let store = LoopStore(store: store, loop: loop)
+    let store = LoopStore(store: store, loop: loop, recorder: recorder)
     let log = HostLogger(level: configuration.logLevel)
     let statistics = HostStatistics(revision: revision, subscriptions: self.subscriptionTally)
     let reclaimer = MemoryReclaimer()

@@ -10,6 +10,8 @@ import Wire
 struct LoopStore<State: Sendable, Action: Sendable> {
   let store: Store<State, Action>
   let loop: EventLoop
+  /// Told who sent each action, for the journal and the history.
+  let recorder: ReductionRecorder<Action>
 
   /// The root state now.
   ///
@@ -23,8 +25,15 @@ struct LoopStore<State: Sendable, Action: Sendable> {
   }
 
   /// Reduces `action` now, on the loop's thread; its effects start as the store starts them.
+  ///
+  /// - Parameters:
+  ///   - action: The root action.
+  ///   - origin: Who sent it (a client or the hosting program), for its record.
+  ///   - scope: The scope a client sent it to.
+  ///   - json: The action's JSON as the client sent it to `scope`.
   @inline(__always)
-  func send(_ action: Action) {
+  func send(_ action: Action, origin: ReductionOrigin, scope: String? = nil, json: JSON? = nil) {
+    self.recorder.expect(origin, scope: scope, action: json)
     self.store.assumeIsolated(on: self.loop) { store in _ = store.send(action) }
   }
 }

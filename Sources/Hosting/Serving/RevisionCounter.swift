@@ -41,26 +41,32 @@ final class RevisionCounter: Sendable {
   }
 }
 
-/// Wraps the app's root reducer to count revisions.
-struct RevisionCountingReducer<Base: Reducer>: Reducer {
+/// Wraps the app's root reducer: counts revisions and records each reduced action.
+struct HostReducer<Base: Reducer>: Reducer {
   let base: Base
   let counter: RevisionCounter
+  let recorder: ReductionRecorder<Base.Action>
 
   func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    let effect = base.reduce(into: &state, action: action)
-    counter.didReduce()
-    return effect
+    recorder.record(action, revision: { counter.value }) {
+      let effect = base.reduce(into: &state, action: action)
+      counter.didReduce()
+      return effect
+    }
   }
 
   /// The store's reduce function: the base's, with its `body` evaluated once here rather
-  /// than on every action, then counted.
+  /// than on every action, then counted and recorded.
   func _makeReduce() -> _ReduceFunction<Base.State, Base.Action> {
     let reduce = base._makeReduce()
     let counter = self.counter
+    let recorder = self.recorder
     return { state, action in
-      let effect = reduce(&state, action)
-      counter.didReduce()
-      return effect
+      recorder.record(action, revision: { counter.value }) {
+        let effect = reduce(&state, action)
+        counter.didReduce()
+        return effect
+      }
     }
   }
 }
