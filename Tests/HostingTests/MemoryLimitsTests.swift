@@ -103,13 +103,19 @@ struct MemoryLimitsTests {
       for _ in 0..<(sent / chunk.count) { try client.sendRaw(chunk) }
       holders.append(client)
     }
-    let held = Self.eventually { (host.residentKilobytes ?? 0) > baseline + 80 * 1024 }
-    #expect(held, "the host holds the 96 MiB sent (RSS \(host.residentKilobytes ?? 0) KiB, baseline \(baseline))")
+    if !HostProcess.isSanitized {
+      let held = Self.eventually { (host.residentKilobytes ?? 0) > baseline + 80 * 1024 }
+      #expect(held, "the host holds the 96 MiB sent (RSS \(host.residentKilobytes ?? 0) KiB, baseline \(baseline))")
+    }
     holders.removeAll()  // closes them
-    let returned = Self.eventually { (host.residentKilobytes ?? .max) < baseline + 24 * 1024 }
-    #expect(
-      returned,
-      "RSS after the connections closed: \(host.residentKilobytes ?? 0) KiB; before them: \(baseline) KiB")
+    // (Under ThreadSanitizer the host's memory is the sanitizer's allocator: only that it
+    // still serves is checked.)
+    if !HostProcess.isSanitized {
+      let returned = Self.eventually { (host.residentKilobytes ?? .max) < baseline + 24 * 1024 }
+      #expect(
+        returned,
+        "RSS after the connections closed: \(host.residentKilobytes ?? 0) KiB; before them: \(baseline) KiB")
+    }
     #expect(try probe.request(#"{"type":"ping","id":2}"#)["type"] == .string("pong"))
   }
 
@@ -139,8 +145,9 @@ struct MemoryLimitsTests {
     for _ in 0..<150 { subscribers.append(try subscriber()) }
     let withAll = try #require(host.residentKilobytes)
     // A copy each would be 150 × (the JSON tree and the bytes of a 250 KB snapshot) ≈ 180 MiB.
+    // (Not measurable under ThreadSanitizer, whose allocator and shadow memory it would be.)
     #expect(
-      withAll - withOne < 24 * 1024,
+      HostProcess.isSanitized || withAll - withOne < 24 * 1024,
       "150 more subscribers grew the host by \(withAll - withOne) KiB (snapshot: \(snapshotBytes) bytes)")
     // They are live: one change reaches every one of them as a patch.
     try writer.send(#"{"type":"send","id":5,"scope":"todos","action":{"addTodoButtonTapped":{}}}"#)
