@@ -67,6 +67,15 @@ enum ProfileLoops {
       let action = try! JSON(parsing: Array(#"{"incrementButtonTapped":{}}"#.utf8))
       for _ in 0..<count { blackHole(try! decoder.decode(BenchmarkCounterAction.self, from: action)) }
     },
+    "decode-bulk": { count in
+      let decoder = JSONValueDecoder()
+      let todos = (0..<1_000).map {
+        BenchmarkTodo(
+          id: $0, title: "Todo number \($0)", isComplete: $0 % 3 == 0, priority: Double($0) / 8)
+      }
+      let json = try! JSONValueEncoder().encode(todos)
+      for _ in 0..<count { blackHole(try! decoder.decode([BenchmarkTodo].self, from: json)) }
+    },
     "parse-action": { count in
       let bytes = Array(#"{"incrementButtonTapped":{}}"#.utf8)
       for _ in 0..<count { blackHole(try! JSON(parsing: bytes)) }
