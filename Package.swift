@@ -44,8 +44,14 @@ let package = Package(
       ]
     ),
     .target(name: "Examples", dependencies: ["Architecture"], swiftSettings: crossModule),
+    // epoll, eventfd, <malloc.h> and the _GNU_SOURCE-only calls that Swift's Glibc module does
+    // not import, declared from the system's headers so that the compiler checks every call.
+    // Header-only (a module map), empty on other platforms.
+    .systemLibrary(name: "CSystemLinux"),
     .target(
-      name: "Wire", swiftSettings: crossModule,
+      name: "Wire",
+      dependencies: [.target(name: "CSystemLinux", condition: .when(platforms: [.linux]))],
+      swiftSettings: crossModule,
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     .target(name: "Hosting", dependencies: ["Architecture", "Wire"], swiftSettings: crossModule),
     .target(name: "ArgumentParsing"),

@@ -14,9 +14,10 @@ build=.build/fuzz
 mkdir -p "$build/corpus" fuzz-artifacts
 
 echo "== building the fuzz target"
+# -I: Wire imports the CSystemLinux module map (epoll, eventfd) on Linux.
 # shellcheck disable=SC2046
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WireFuzz \
-  $(find Sources/Wire -name '*.swift' | sort) Fuzz/FuzzMain.swift \
+  -I Sources/CSystemLinux $(find Sources/Wire -name '*.swift' | sort) Fuzz/FuzzMain.swift \
   -o "$build/wire-fuzz"
 
 echo "== fuzzing for ${seconds}s"

@@ -89,7 +89,7 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
     private var registered: [Int32] = []
     /// The registered source of each descriptor number.
     private var ownerByFD: [(any EventSource)?] = []
-    private let epollEvents: UnsafeMutableRawBufferPointer
+    private let epollEvents: UnsafeMutableBufferPointer<Epoll.Event>
     private static let maxEventsPerWait = 256
   #endif
 
@@ -118,8 +118,7 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
       guard self.epollFD >= 0 else {
         fatalError("EventLoop: cannot create an epoll descriptor: \(Posix.errorDescription(-self.epollFD))")
       }
-      self.epollEvents = .allocate(
-        byteCount: Epoll.eventStride * Self.maxEventsPerWait, alignment: 8)
+      self.epollEvents = .allocate(capacity: Self.maxEventsPerWait)
       _ = Epoll.register(self.epollFD, self.wakeRead, events: Posix.pollIn, change: false)
     #endif
     let handle = Posix.spawnThread(name: name) { self.run() }
