@@ -67,7 +67,9 @@
       let result = pthread_create(
         &thread, nil,
         { argument in
-          Posix.runThread(argument)
+          // Optional in the SDK's current declaration, not in its older Swift-compatible one:
+          // written to compile against both (the box is never nil).
+          Posix.runThread((argument as UnsafeMutableRawPointer?).unsafelyUnwrapped)
           return nil
         }, box)
       precondition(result == 0, "pthread_create failed: \(Self.errorDescription(result))")

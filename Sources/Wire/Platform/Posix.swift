@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
+// Darwin first: Tests/DarwinStandIn type-checks the Darwin half on Linux, where Glibc exists too.
+#if canImport(Darwin)
   import Darwin
+#elseif canImport(Glibc)
+  import Glibc
 #endif
 
 // The module's one contact with the C library. This file holds the logic, written once against
