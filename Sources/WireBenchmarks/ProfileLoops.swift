@@ -123,6 +123,24 @@ enum ProfileLoops {
         blackHole(reply.json)
       }
     },
+    "prepared-send": { count in
+      let prepared = PreparedSend(
+        scope: "counter", action: try! JSON(parsing: #"{"incrementButtonTapped":{}}"#))
+      var output: [UInt8] = []
+      for id in 0..<Int64(count) {
+        output.removeAll(keepingCapacity: true)
+        prepared.appendFrame(id: id, to: &output)
+        blackHole(output)
+      }
+    },
+    "compact-ack": { count in
+      var frame: [UInt8] = []
+      HostMessage.ack(id: 123, rev: 45_678).encodeFrame(into: &frame)
+      let payload = Array(frame.dropFirst(4))
+      payload.withUnsafeBytes { bytes in
+        for _ in 0..<count { blackHole(HostMessage(compactReply: bytes)) }
+      }
+    },
     "serialize": { count in
       let document = JSONBenchmarkData.document(targetBytes: 1 << 20)
       var output: [UInt8] = []

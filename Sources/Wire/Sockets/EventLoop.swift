@@ -99,7 +99,8 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   /// The size of ``readBuffer``: large enough that a busy connection drains in few reads.
   static let readBufferSize = 64 * 1024
 
-  /// A shared loop for clients (``FrameConnection``), started on first use and never stopped.
+  /// A shared loop for clients (Remote's connections by default), started on first use and
+  /// never stopped.
   public static let shared = EventLoop(name: "wire-client")
 
   /// Creates a loop and starts its thread.

@@ -15,7 +15,7 @@ actor BenchRun {
   nonisolated var unownedExecutor: UnownedSerialExecutor { self.loop.asUnownedSerialExecutor() }
 
   let options: BenchOptions
-  private let template: FastFrames.SendTemplate
+  private let action: PreparedSend
   private let perClientRate: Double?
   private var senders: [Sender] = []
   private var watchers: [Watcher] = []
@@ -93,7 +93,7 @@ actor BenchRun {
   init(options: BenchOptions, loop: EventLoop) {
     self.options = options
     self.loop = loop
-    self.template = FastFrames.SendTemplate(scope: options.scope, action: options.action)
+    self.action = PreparedSend(scope: options.scope, action: options.action)
     self.perClientRate = options.rate.map { $0 / Double(options.clients) }
   }
 
@@ -102,17 +102,18 @@ actor BenchRun {
   /// Opens every connection and waits until senders are welcomed and watchers subscribed.
   func connect() async throws(RemoteError) {
     let client = "storeclient-bench/\(StoreClient.version)"
+    let transport = UnixSocketTransport(path: self.options.socketPath)
     do throws(RemoteError) {
       for _ in 0..<self.options.clients {
-        let connection = try HostConnection.open(path: self.options.socketPath, client: client, loop: self.loop)
+        let connection = try HostConnection.open(via: transport, client: client, loop: self.loop)
         let sender = Sender(connection: connection)
         self.senders.append(sender)
-        connection.onFrame = { payload in self.senderFrame(sender, payload) }
+        // `ack` and `pong`, the replies timed here, come without building JSON.
         connection.onMessage = { message in self.senderMessage(sender, message) }
         connection.onClose = { reason in self.senderClosed(sender, reason) }
       }
       for _ in 0..<self.options.watchers {
-        let connection = try HostConnection.open(path: self.options.socketPath, client: client, loop: self.loop)
+        let connection = try HostConnection.open(via: transport, client: client, loop: self.loop)
         let watcher = Watcher(connection: connection)
         self.watchers.append(watcher)
         connection.onFrame = { payload in self.watcherFrame(watcher, payload) }
@@ -276,7 +277,7 @@ actor BenchRun {
       sender.sent += 1
       sender.inFlight = 1
       sender.sendTime = Platform.monotonicNanoseconds()
-      sender.connection.withOutboundBuffer { self.template.append(id: id, to: &$0) }
+      sender.connection.send(self.action, id: id)
     case .end:
       while sender.batches.count < 2 {
         let size = min(self.options.pipeline, self.allowance(sender))
@@ -287,8 +288,8 @@ actor BenchRun {
         sender.inFlight += size
         sender.batches.append((id, size, Platform.monotonicNanoseconds()))
         sender.connection.withOutboundBuffer { out in
-          for _ in 0..<size { out.append(contentsOf: self.template.frameWithoutID) }
-          FastFrames.appendPing(id: id, to: &out)
+          for _ in 0..<size { self.action.appendFrame(id: nil, to: &out) }
+          ClientMessage.ping(id: id).encodeFrame(into: &out)
         }
       }
     }
@@ -312,19 +313,6 @@ actor BenchRun {
   }
 
   // MARK: - Sender callbacks
-
-  private func senderFrame(_ sender: Sender, _ payload: UnsafeRawBufferPointer) -> Bool {
-    switch self.options.ack {
-    case .every:
-      guard let (_, rev) = FastFrames.ack(payload) else { return false }
-      self.acknowledged(sender, rev: rev)
-      return true
-    case .end:
-      guard let id = FastFrames.pong(payload) else { return false }
-      self.batchConfirmed(sender, id: id)
-      return true
-    }
-  }
 
   private func acknowledged(_ sender: Sender, rev: Int64) {
     let now = Platform.monotonicNanoseconds()
@@ -393,7 +381,9 @@ actor BenchRun {
   // MARK: - Watcher callbacks
 
   private func watcherFrame(_ watcher: Watcher, _ payload: UnsafeRawBufferPointer) -> Bool {
-    guard watcher.subscribed, let (_, rev) = FastFrames.patchRevisions(payload) else { return false }
+    guard watcher.subscribed, let (_, _, rev) = HostMessage.compactPatchRevisions(payload) else {
+      return false
+    }
     watcher.patchTimes.append(Platform.monotonicNanoseconds())
     watcher.patchRevisions.append(rev)
     watcher.lastSeenRevision = rev
