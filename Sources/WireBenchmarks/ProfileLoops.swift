@@ -87,32 +87,17 @@ enum ProfileLoops {
     "encode-patch": { count in
       let op = try! JSON(parsing: #"{"op":"replace","path":"/count","value":3}"#)
       let message = HostMessage.patch(sub: 1, base: 41, rev: 42, ops: [op])
-      var output: [UInt8] = []
-      for _ in 0..<count {
-        output.removeAll(keepingCapacity: true)
-        try! message.encodeFrame(into: &output, maxFrameSize: 1 << 24)
-        blackHole(output)
-      }
+      writing(count) { output, _ in try! message.encodeFrame(into: &output, maxFrameSize: 1 << 24) }
     },
     "encode-state": { count in
       let state = try! JSON(parsing: #"{"count":3,"isLoading":false,"isTimerRunning":false}"#)
       let message = HostMessage.subscribed(id: 2, sub: 1, scope: "counter", rev: 42, state: state)
-      var output: [UInt8] = []
-      for _ in 0..<count {
-        output.removeAll(keepingCapacity: true)
-        message.encodeFrame(into: &output)
-        blackHole(output)
-      }
+      writing(count) { output, _ in message.encodeFrame(into: &output) }
     },
     "encode-send": { count in
       let action = try! JSON(parsing: #"{"incrementButtonTapped":{}}"#)
       let message = ClientMessage.send(id: 7, scope: "counter", action: action)
-      var output: [UInt8] = []
-      for _ in 0..<count {
-        output.removeAll(keepingCapacity: true)
-        message.encodeFrame(into: &output)
-        blackHole(output)
-      }
+      writing(count) { output, _ in message.encodeFrame(into: &output) }
     },
     "json-message": { count in
       let action = try! JSON(parsing: #"{"incrementButtonTapped":{}}"#)
@@ -126,12 +111,7 @@ enum ProfileLoops {
     "prepared-send": { count in
       let prepared = PreparedSend(
         scope: "counter", action: try! JSON(parsing: #"{"incrementButtonTapped":{}}"#))
-      var output: [UInt8] = []
-      for id in 0..<Int64(count) {
-        output.removeAll(keepingCapacity: true)
-        prepared.appendFrame(id: id, to: &output)
-        blackHole(output)
-      }
+      writing(count) { output, index in prepared.appendFrame(id: Int64(index), to: &output) }
     },
     "compact-ack": { count in
       var frame: [UInt8] = []
@@ -143,12 +123,17 @@ enum ProfileLoops {
     },
     "serialize": { count in
       let document = JSONBenchmarkData.document(targetBytes: 1 << 20)
-      var output: [UInt8] = []
-      for _ in 0..<count {
-        output.removeAll(keepingCapacity: true)
-        document.serialize(into: &output)
-        blackHole(output)
-      }
+      writing(count) { output, _ in document.serialize(into: &output) }
     },
   ]
+
+  /// Runs `write` `count` times into one reused buffer, emptied before each call.
+  private static func writing(_ count: Int, _ write: (inout [UInt8], Int) -> Void) {
+    var output: [UInt8] = []
+    for index in 0..<count {
+      output.removeAll(keepingCapacity: true)
+      write(&output, index)
+      blackHole(output)
+    }
+  }
 }

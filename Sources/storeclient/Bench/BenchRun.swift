@@ -370,10 +370,7 @@ actor BenchRun {
   private func senderClosed(_ sender: Sender, _ reason: RemoteError) {
     guard !sender.closed else { return }
     sender.closed = true
-    if !sender.welcomed { self.setupFailed(reason) }
-    if self.started && !self.finished {
-      self.connectionErrors.append("a sender lost its connection: \(reason)")
-    }
+    self.connectionLost("sender", ready: sender.welcomed, reason)
     sender.inFlight = 0
     self.checkDone()
   }
@@ -384,9 +381,7 @@ actor BenchRun {
     guard watcher.subscribed, let (_, _, rev) = HostMessage.compactPatchRevisions(payload) else {
       return false
     }
-    watcher.patchTimes.append(Platform.monotonicNanoseconds())
-    watcher.patchRevisions.append(rev)
-    watcher.lastSeenRevision = rev
+    self.stampPatch(watcher, rev: rev)
     // Keep the payload to apply later, off the timing path (bounded: applied at 8 MiB).
     FrameEncoder.appendFrame(to: &watcher.pending, bytes: payload)
     if watcher.pending.count > 8 << 20 { self.drain(watcher) }
@@ -404,9 +399,7 @@ actor BenchRun {
       self.becameReady()
     case .patch(_, let base, let rev, let ops):
       self.apply(watcher, base: base, rev: rev, ops: ops)
-      watcher.patchTimes.append(Platform.monotonicNanoseconds())
-      watcher.patchRevisions.append(rev)
-      watcher.lastSeenRevision = rev
+      self.stampPatch(watcher, rev: rev)
     case .unsubscribed(_, let reason):
       watcher.problem = watcher.problem ?? "unsubscribed by the host (\(reason))"
     case .error(_, let code, let text):
@@ -423,10 +416,23 @@ actor BenchRun {
   private func watcherClosed(_ watcher: Watcher, _ reason: RemoteError) {
     guard !watcher.closed else { return }
     watcher.closed = true
-    if !watcher.subscribed { self.setupFailed(reason) }
+    self.connectionLost("watcher", ready: watcher.subscribed, reason)
+  }
+
+  /// A connection that ends before it is ready fails the set-up; one that ends during the run
+  /// is an error of the run.
+  private func connectionLost(_ role: String, ready: Bool, _ reason: RemoteError) {
+    if !ready { self.setupFailed(reason) }
     if self.started && !self.finished {
-      self.connectionErrors.append("a watcher lost its connection: \(reason)")
+      self.connectionErrors.append("a \(role) lost its connection: \(reason)")
     }
+  }
+
+  /// Stamps a patch to `rev` with the time it was read.
+  private func stampPatch(_ watcher: Watcher, rev: Int64) {
+    watcher.patchTimes.append(Platform.monotonicNanoseconds())
+    watcher.patchRevisions.append(rev)
+    watcher.lastSeenRevision = rev
   }
 
   /// Applies the patches a watcher buffered.

@@ -22,6 +22,20 @@ func eventually(
   return await condition()
 }
 
+/// Runs `body` with a started ``TestHost`` and a ``TestClient`` connected to it, and shuts the
+/// host down afterwards.
+func withConnectedHost(
+  mode: TestHost.Mode = .record, maxFrameSize: Int = 1 << 24,
+  _ body: (TestHost, TestClient) async throws -> Void
+) async throws {
+  let path = try temporarySocketPath()
+  let host = TestHost(mode: mode, maxFrameSize: maxFrameSize)
+  defer { host.shutdown() }
+  try await host.start(path: path)
+  let client = try await TestClient.connect(path: path)
+  try await body(host, client)
+}
+
 /// Collects up to `count` frames from a client (or fewer if its stream ends).
 func collect(_ count: Int, from client: TestClient) async throws -> [[UInt8]] {
   var frames: [[UInt8]] = []
