@@ -16,8 +16,9 @@ public enum ClientMessage: Sendable, Hashable {
   case hello(protocol: Int64?, client: String?)
   /// Lists the scopes the host exposes; answered by ``HostMessage/scopes(id:scopes:)``.
   case scopes(id: Int64)
-  /// Reads a scope's state once; answered by ``HostMessage/state(id:scope:rev:state:)``.
-  case get(id: Int64, scope: String)
+  /// Reads a scope's state once — now, or at the past revision `at` (§8) — answered by
+  /// ``HostMessage/state(id:scope:rev:state:)``.
+  case get(id: Int64, scope: String, at: Int64? = nil)
   /// Subscribes to a scope; answered by ``HostMessage/subscribed(id:sub:scope:rev:state:)``.
   case subscribe(id: Int64, scope: String)
   /// Ends a subscription; answered by ``HostMessage/ok(id:)``.
@@ -27,9 +28,19 @@ public enum ClientMessage: Sendable, Hashable {
   case send(id: Int64?, scope: String, action: JSON)
   /// Liveness check; answered by ``HostMessage/pong(id:)``.
   case ping(id: Int64)
+  /// Reads reduced actions (§8): those after `since`, or the last `limit` (default 100, at most
+  /// ``historyLimitMaximum``), only those sent to `scope` (a name or a pattern) when given;
+  /// answered by ``HostMessage/history(id:oldest:rev:entries:)``.
+  case history(id: Int64, since: Int64?, limit: Int64?, scope: String?)
+  /// Follows reduced actions as they happen (§8), from after `since` when given; answered by
+  /// ``HostMessage/tailing(id:sub:rev:)``, then ``HostMessage/entry(sub:entry:)`` pushes.
+  case tail(id: Int64, since: Int64?, scope: String?)
 
   /// The protocol version this module speaks.
   public static let protocolVersion: Int64 = 1
+
+  /// The most entries one `history` request returns (§8); a larger `limit` is read as this.
+  public static let historyLimitMaximum: Int64 = 10_000
 
   /// Decodes a message from its JSON form.
   ///
@@ -49,7 +60,9 @@ public enum ClientMessage: Sendable, Hashable {
     case (6, "scopes"):
       self = .scopes(id: try reader.int("id"))
     case (3, "get"):
-      self = .get(id: try reader.int("id"), scope: try reader.string("scope"))
+      self = .get(
+        id: try reader.int("id"), scope: try reader.string("scope"),
+        at: try reader.optionalInt("at"))
     case (9, "subscribe"):
       self = .subscribe(id: try reader.int("id"), scope: try reader.string("scope"))
     case (11, "unsubscribe"):
@@ -60,6 +73,21 @@ public enum ClientMessage: Sendable, Hashable {
         action: try reader.value("action"))
     case (4, "ping"):
       self = .ping(id: try reader.int("id"))
+    case (7, "history"):
+      let id = try reader.int("id")
+      let limit = try reader.optionalInt("limit")
+      if let limit, limit < 1 {
+        throw MessageError(
+          code: .badMessage, id: id,
+          message: "history: 'limit' must be at least 1 (at most \(Self.historyLimitMaximum))")
+      }
+      self = .history(
+        id: id, since: try reader.optionalInt("since"), limit: limit,
+        scope: try reader.optionalString("scope"))
+    case (4, "tail"):
+      self = .tail(
+        id: try reader.int("id"), since: try reader.optionalInt("since"),
+        scope: try reader.optionalString("scope"))
     default:
       throw reader.unknownType()
     }
@@ -72,8 +100,8 @@ public enum ClientMessage: Sendable, Hashable {
   public var id: Int64? {
     switch self {
     case .hello: nil
-    case .scopes(let id), .get(let id, _), .subscribe(let id, _), .unsubscribe(let id, _),
-      .ping(let id):
+    case .scopes(let id), .get(let id, _, _), .subscribe(let id, _), .unsubscribe(let id, _),
+      .ping(let id), .history(let id, _, _, _), .tail(let id, _, _):
       id
     case .send(let id, _, _): id
     }
@@ -101,6 +129,8 @@ extension ClientMessage: ProtocolMessage {
     case .unsubscribe: #"{"type":"unsubscribe""#
     case .send: #"{"type":"send""#
     case .ping: #"{"type":"ping""#
+    case .history: #"{"type":"history""#
+    case .tail: #"{"type":"tail""#
     }
   }
 
@@ -111,7 +141,11 @@ extension ClientMessage: ProtocolMessage {
       if let client { sink.member(#","client":"#, client) }
     case .scopes(let id), .ping(let id):
       sink.member(#","id":"#, id)
-    case .get(let id, let scope), .subscribe(let id, let scope):
+    case .get(let id, let scope, let at):
+      sink.member(#","id":"#, id)
+      sink.member(#","scope":"#, scope)
+      if let at { sink.member(#","at":"#, at) }
+    case .subscribe(let id, let scope):
       sink.member(#","id":"#, id)
       sink.member(#","scope":"#, scope)
     case .unsubscribe(let id, let sub):
@@ -121,6 +155,15 @@ extension ClientMessage: ProtocolMessage {
       if let id { sink.member(#","id":"#, id) }
       sink.member(#","scope":"#, scope)
       sink.member(#","action":"#, action)
+    case .history(let id, let since, let limit, let scope):
+      sink.member(#","id":"#, id)
+      if let since { sink.member(#","since":"#, since) }
+      if let limit { sink.member(#","limit":"#, limit) }
+      if let scope { sink.member(#","scope":"#, scope) }
+    case .tail(let id, let since, let scope):
+      sink.member(#","id":"#, id)
+      if let since { sink.member(#","since":"#, since) }
+      if let scope { sink.member(#","scope":"#, scope) }
     }
   }
 }

@@ -9,8 +9,9 @@
 /// > until the JSON Patch module is merged; the host converts them with
 /// > `JSONPatchOperation(json:)` / `.json`.
 public enum HostMessage: Sendable, Hashable {
-  /// The reply to a supported `hello`.
-  case welcome(protocol: Int64, host: String, app: String, session: String)
+  /// The reply to a supported `hello`. `features` lists the optional parts of the protocol the
+  /// host implements (`"history"` §8, `"durable"` §9); it is omitted from the frame when empty.
+  case welcome(protocol: Int64, host: String, app: String, session: String, features: [String] = [])
   /// The reply to `scopes`: every scope the host exposes.
   case scopes(id: Int64, scopes: [ScopeInfo])
   /// The reply to `get`: the scope's state at root revision `rev`.
@@ -32,6 +33,16 @@ public enum HostMessage: Sendable, Hashable {
   case error(id: Int64?, code: ErrorCode, message: String)
   /// The host is closing the connection, e.g. `reason` `"shutdown"`.
   case bye(reason: String)
+  /// The reply to `history` (§8): `entries` oldest first; `oldest` is the oldest revision the
+  /// host still retains, `rev` the current root revision.
+  case history(id: Int64, oldest: Int64, rev: Int64, entries: [HistoryEntry])
+  /// The reply to `tail` (§8): the tail's `sub` and the root revision when it started.
+  case tailing(id: Int64, sub: Int64, rev: Int64)
+  /// A push for a tail (§8): one reduced action.
+  case entry(sub: Int64, entry: HistoryEntry)
+  /// A push for a tail that fell behind (§8): the entries after `from` up to and including `to`
+  /// were skipped.
+  case entryGap(sub: Int64, from: Int64, to: Int64)
 
   /// The error reply for a message that failed to decode, echoing its `id`.
   ///
@@ -50,9 +61,18 @@ public enum HostMessage: Sendable, Hashable {
     let reader = try MessageReader(json)
     switch (reader.typeLength, reader.type) {
     case (7, "welcome"):
+      var features: [String] = []
+      if let list = reader.member("features"), list != .null {
+        for (index, feature) in try reader.array("features").enumerated() {
+          guard case .string(let name) = feature else {
+            throw reader.mistyped("features[\(index)]", "a string")
+          }
+          features.append(name)
+        }
+      }
       self = .welcome(
         protocol: try reader.int("protocol"), host: try reader.string("host"),
-        app: try reader.string("app"), session: try reader.string("session"))
+        app: try reader.string("app"), session: try reader.string("session"), features: features)
     case (6, "scopes"):
       let id = try reader.int("id")
       var scopes: [ScopeInfo] = []
@@ -92,6 +112,19 @@ public enum HostMessage: Sendable, Hashable {
       self = .error(id: id, code: code, message: try reader.string("message"))
     case (3, "bye"):
       self = .bye(reason: try reader.string("reason"))
+    case (7, "history"):
+      let (id, oldest, rev) = (try reader.int("id"), try reader.int("oldest"), try reader.int("rev"))
+      var entries: [HistoryEntry] = []
+      for (index, element) in try reader.array("entries").enumerated() {
+        entries.append(try HistoryEntry(json: element, path: "entries[\(index)]"))
+      }
+      self = .history(id: id, oldest: oldest, rev: rev, entries: entries)
+    case (7, "tailing"):
+      self = .tailing(id: try reader.int("id"), sub: try reader.int("sub"), rev: try reader.int("rev"))
+    case (5, "entry"):
+      self = .entry(sub: try reader.int("sub"), entry: try HistoryEntry(json: .object(reader.object)))
+    case (9, "entry_gap"):
+      self = .entryGap(sub: try reader.int("sub"), from: try reader.int("from"), to: try reader.int("to"))
     default:
       throw reader.unknownType()
     }
@@ -180,16 +213,21 @@ extension HostMessage: ProtocolMessage {
     case .pong: #"{"type":"pong""#
     case .error: #"{"type":"error""#
     case .bye: #"{"type":"bye""#
+    case .history: #"{"type":"history""#
+    case .tailing: #"{"type":"tailing""#
+    case .entry: #"{"type":"entry""#
+    case .entryGap: #"{"type":"entry_gap""#
     }
   }
 
   func members<Sink: MessageSink>(into sink: inout Sink) {
     switch self {
-    case .welcome(let version, let host, let app, let session):
+    case .welcome(let version, let host, let app, let session, let features):
       sink.member(#","protocol":"#, version)
       sink.member(#","host":"#, host)
       sink.member(#","app":"#, app)
       sink.member(#","session":"#, session)
+      if !features.isEmpty { sink.member(#","features":"#, features.map(JSON.string)) }
     case .scopes(let id, let scopes):
       sink.member(#","id":"#, id)
       sink.member(#","scopes":"#, scopes)
@@ -223,6 +261,22 @@ extension HostMessage: ProtocolMessage {
       sink.member(#","message":"#, message)
     case .bye(let reason):
       sink.member(#","reason":"#, reason)
+    case .history(let id, let oldest, let rev, let entries):
+      sink.member(#","id":"#, id)
+      sink.member(#","oldest":"#, oldest)
+      sink.member(#","rev":"#, rev)
+      sink.member(#","entries":"#, entries.map(\.json))
+    case .tailing(let id, let sub, let rev):
+      sink.member(#","id":"#, id)
+      sink.member(#","sub":"#, sub)
+      sink.member(#","rev":"#, rev)
+    case .entry(let sub, let entry):
+      sink.member(#","sub":"#, sub)
+      entry.members(into: &sink)
+    case .entryGap(let sub, let from, let to):
+      sink.member(#","sub":"#, sub)
+      sink.member(#","from":"#, from)
+      sink.member(#","to":"#, to)
     }
   }
 }
