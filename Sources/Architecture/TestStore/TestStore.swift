@@ -56,13 +56,15 @@
 ///
 /// ## Isolation
 ///
-/// `State` must be `Equatable` (to compare expectations) and `Sendable`, and `Action`
-/// `Sendable`, since both cross from the store's actor to the test. A test store is not
-/// `Sendable`: create and use it in one test. Its async methods run on the
-/// caller's isolation (`nonisolated(nonsending)`), so it works from `@MainActor` tests and from
-/// nonisolated ones alike. The feature runs in a real ``Store`` (an actor), exactly as in the
-/// app.
-public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
+/// `State` must be `Equatable` (to compare expectations); neither `State` nor `Action` needs to
+/// be `Sendable`, as in TCA. A test store is not `Sendable`: create and use it in one test. Its
+/// async methods run on the caller's isolation (`nonisolated(nonsending)`), so it works from
+/// `@MainActor` tests and from nonisolated ones alike. The feature runs in a real ``Store`` (an
+/// actor), exactly as in the app; actions and states cross between it and the test as values
+/// (a copy is handed over and the giver keeps no access to it), which is why they need not be
+/// `Sendable`. Keep `State` a value type, as TCA requires for its equality-based assertions:
+/// a class instance mutated in place would be shared between those copies.
+public final class TestStore<State: Equatable, Action> {
   /// How strictly the test store checks the feature (`.on` by default).
   public var exhaustivity: Exhaustivity = .on
 
@@ -140,8 +142,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     self.runtime = runtime
     self.assertionLocation = assertionLocation
     self.lastLocation = location
+    // The store gets its own copy of the initial state; the test keeps `self.state`.
+    let storeState = _UncheckedSendable(initialState)
     self.store = Store(
-      initialState: initialState,
+      initialState: storeState.value,
       reducer: { _TestReducer(base: base.value, runtime: runtime) },
       withDependencies: { $0 = dependencies }
     )
@@ -155,22 +159,18 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     if self.exhaustivity == .on {
       if !received.isEmpty {
         self.lastLocation.reportIssue(
-          """
-          The store received \(_TestStoreMessages.count(received.count, "unexpected action")) \
-          after this one: …
-
-          Unhandled actions: \(_TestStoreMessages.dump(received.map(\.action)))
-
-          \(_TestStoreMessages.toFixReceivedActions)
-          """)
+          _TestStoreMessages.unhandledActions(
+            received.map(\.action),
+            headline: "The store received "
+              + _TestStoreMessages.count(received.count, "unexpected action")
+              + " after this one"))
       }
       for effect in running {
         effect.location.reportIssue(_TestStoreMessages.effectStillRunning)
       }
     } else if case .off(showSkippedAssertions: true) = self.exhaustivity {
       if !received.isEmpty {
-        self.lastLocation.reportNote(
-          "Skipped receiving \(_TestStoreMessages.dump(received.map(\.action)))")
+        self.lastLocation.reportNote(_TestStoreMessages.skipped(received.map(\.action)))
       }
       for effect in running {
         effect.location.reportNote(
@@ -189,12 +189,17 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
 
   /// Checks the state an action produced against the test's expectation, as TCA does: applied to
   /// the state before the action when exhaustive, to the actual state when not.
+  ///
+  /// - Parameter reportsUnchangedState: Whether a closure that changes nothing is a failure
+  ///   (it is for `send` and `receive`, not for `assert`).
   func checkState(
     previous: State,
     actual: State,
     update: ((inout State) throws -> Void)?,
+    reportsUnchangedState: Bool = true,
     location: _SourceLocation
   ) {
+    let reportsUnchangedState = reportsUnchangedState && update != nil
     func expectation(from state: State) -> State? {
       var state = state
       guard let update else { return state }
@@ -225,7 +230,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       guard let expected = expectation(from: previous) else { return }
       if expected != actual {
         reportMismatch(expected)
-      } else if update != nil && expected == previous {
+      } else if reportsUnchangedState && expected == previous {
         location.reportIssue(_TestStoreMessages.noStateChange)
       }
 
@@ -233,7 +238,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       guard let expected = expectation(from: actual) else { return }
       if expected != actual {
         reportMismatch(expected)
-      } else if update != nil && actual == previous {
+      } else if reportsUnchangedState && actual == previous {
         location.reportIssue(_TestStoreMessages.noStateChange)
       } else if showSkippedAssertions, let exhaustive = expectation(from: previous),
         exhaustive != actual

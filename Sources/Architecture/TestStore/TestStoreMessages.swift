@@ -62,6 +62,29 @@ enum _TestStoreMessages {
       """
   }
 
+  /// Actions received but not asserted, with TCA's advice.
+  ///
+  /// - Parameters:
+  ///   - actions: The actions.
+  ///   - headline: What went wrong, without the trailing ": …".
+  static func unhandledActions(_ actions: [Any], headline: String) -> String {
+    """
+    \(headline): …
+
+    Unhandled actions: \(Self.dump(actions))
+
+    \(Self.toFixReceivedActions)
+    """
+  }
+
+  /// The note of a non-exhaustive test store that skipped received actions.
+  static func skipped(_ actions: [Any]) -> String {
+    """
+    \(Self.count(actions.count, "received action")) \(actions.count == 1 ? "was" : "were") \
+    skipped: \(Self.dump(actions))
+    """
+  }
+
   /// "1 action" / "2 actions".
   static func count(_ count: Int, _ noun: String) -> String {
     "\(count) \(noun)\(count == 1 ? "" : "s")"
