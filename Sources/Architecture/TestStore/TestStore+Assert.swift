@@ -35,12 +35,14 @@ extension TestStore {
   ) {
     let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.begin(location)
-    let actual = self.runtime.latestState ?? self.state
+    let actual = self.runtime.latest?.state ?? self.state
+    // "Now" includes the changes effects made to shared state since the last reduce.
+    let index = self.runtime.sharedChanges.reduceCount + 1
     // The closure does not escape `checkState`, which only calls it.
     withoutActuallyEscaping(updateStateToExpectedResult) { update in
       self.checkState(
-        previous: self.state, actual: actual, update: update, reportsUnchangedState: false,
-        location: location)
+        previous: self.state, actual: actual, index: index, update: update,
+        reportsUnchangedState: false, location: location)
     }
     if !self.runtime.hasReceived { self.state = actual }
   }

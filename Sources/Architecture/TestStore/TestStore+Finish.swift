@@ -75,6 +75,7 @@ extension TestStore {
       location.reportNote(_TestStoreMessages.skipped(received.map(\.action)))
     }
     self.state = last.state
+    self.runtime.sharedChanges.commit(upTo: last.index)
   }
 
   /// Cancels the effects still running, so that the test need not assert on them.

@@ -162,7 +162,8 @@ extension TestStore {
       guard let received = self.runtime.popFirstReceived() else { return }
       if predicate(received.action) {
         self.checkState(
-          previous: self.state, actual: received.state, update: update, location: location)
+          previous: self.state, actual: received.state, index: received.index, update: update,
+          location: location)
       } else {
         let later = self.runtime.receivedContains(where: predicate)
         location.reportIssue(
@@ -182,7 +183,8 @@ extension TestStore {
             location.reportNote(_TestStoreMessages.skipped(skipped))
           }
           self.checkState(
-            previous: self.state, actual: received.state, update: update, location: location)
+            previous: self.state, actual: received.state, index: received.index, update: update,
+            location: location)
           self.state = received.state
           break
         }

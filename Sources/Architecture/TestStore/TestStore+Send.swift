@@ -139,7 +139,8 @@ extension TestStore {
     }
 
     self.checkState(
-      previous: result.before, actual: result.after, update: update, location: location)
+      previous: result.before, actual: result.after, index: result.index, update: update,
+      location: location)
     self.state = result.after
 
     let id = self.runtime.track(result.task, action: action, location: location)

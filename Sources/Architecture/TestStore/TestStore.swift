@@ -130,9 +130,16 @@ public final class TestStore<State: Equatable, Action> {
     dependencies.runtimeWarnings = RuntimeWarningReporter { message in
       (_TestStoreContext.sendLocation ?? assertionLocation.current).reportIssue(message)
     }
+    // The feature shares state in the test's sharing scope (so that a `@Shared` the test
+    // declares is the feature's), from whichever task its code runs in; its changes to shared
+    // state are recorded for the assertions.
+    dependencies[_SharedRegistryKey.self] = _SharedRegistry.resolve(in: dependencies)
+    let sharedChanges = _SharedChangeTracker()
+    dependencies[_SharedChangeTrackerKey.self] = sharedChanges
     prepareDependencies(&dependencies)
     dependencies.prepareForStore()
-    let runtime = _TestStoreRuntime<State, Action>(dependencies: dependencies)
+    let runtime = _TestStoreRuntime<State, Action>(
+      dependencies: dependencies, sharedChanges: sharedChanges)
     let initialState = DependencyValues.$current.withValue(dependencies) { initialState() }
     // Handed over to the store, which alone calls it from then on (on its executor).
     let base = _UncheckedSendable(
@@ -168,6 +175,11 @@ public final class TestStore<State: Equatable, Action> {
       for effect in running {
         effect.location.reportIssue(_TestStoreMessages.effectStillRunning)
       }
+      for change in self.runtime.sharedChanges.uncommittedChanges() {
+        self.lastLocation.reportIssue(
+          _TestStoreMessages.unassertedSharedChange(
+            change.name, before: change.before, after: change.after))
+      }
     } else if case .off(showSkippedAssertions: true) = self.exhaustivity {
       if !received.isEmpty {
         self.lastLocation.reportNote(_TestStoreMessages.skipped(received.map(\.action)))
@@ -190,16 +202,51 @@ public final class TestStore<State: Equatable, Action> {
   /// Checks the state an action produced against the test's expectation, as TCA does: applied to
   /// the state before the action when exhaustive, to the actual state when not.
   ///
-  /// - Parameter reportsUnchangedState: Whether a closure that changes nothing is a failure
-  ///   (it is for `send` and `receive`, not for `assert`).
+  /// Shared state is checked as of the reduce that produced `actual` (see
+  /// `_SharedChangeTracker`): the closure changes the expected shared values, not the live ones,
+  /// and the values as of that reduce become the base of the next assertion.
+  ///
+  /// - Parameters:
+  ///   - previous: The state as of the last assertion.
+  ///   - actual: The state the reduce produced.
+  ///   - index: The index of that reduce.
+  ///   - update: The test's closure.
+  ///   - reportsUnchangedState: Whether a closure that changes nothing is a failure (it is for
+  ///     `send` and `receive`, not for `assert`).
+  ///   - location: Where failures are reported.
   func checkState(
     previous: State,
     actual: State,
+    index: Int,
     update: ((inout State) throws -> Void)?,
     reportsUnchangedState: Bool = true,
     location: _SourceLocation
   ) {
-    let reportsUnchangedState = reportsUnchangedState && update != nil
+    let sharedChanges = self.runtime.sharedChanges
+    // With shared changes, a closure may only change shared values, which `expected` and
+    // `previous` (holding the same references) cannot show: no "no change" failure then, as in
+    // TCA.
+    let reportsUnchangedState =
+      reportsUnchangedState && update != nil && !sharedChanges.hasChanges(upTo: index)
+    if self.exhaustivity != .on {
+      // Non-exhaustive: the closure describes the actual state, shared values included.
+      sharedChanges.commit(upTo: index)
+    }
+    _SharedTesting.$view.withValue(.expected(sharedChanges, after: index)) {
+      self.compare(
+        previous: previous, actual: actual, update: update,
+        reportsUnchangedState: reportsUnchangedState, location: location)
+    }
+    sharedChanges.commit(upTo: index)
+  }
+
+  private func compare(
+    previous: State,
+    actual: State,
+    update: ((inout State) throws -> Void)?,
+    reportsUnchangedState: Bool,
+    location: _SourceLocation
+  ) {
     func expectation(from state: State) -> State? {
       var state = state
       guard let update else { return state }

@@ -14,6 +14,8 @@ final class _TestStoreRuntime<State, Action>: _TrackedEffects, @unchecked Sendab
   struct Received {
     let action: Action
     let state: State
+    /// The index of the reduce that produced `state` (see `_SharedChangeTracker`).
+    let index: Int
   }
 
   /// The effects started by one `send` of the test (including those of the actions they fed
@@ -29,17 +31,20 @@ final class _TestStoreRuntime<State, Action>: _TrackedEffects, @unchecked Sendab
     var dependencies: DependencyValues
     var received: [Received] = []
     var isSending = false
-    var sentState: State?
+    var sent: (state: State, index: Int)?
     var running: [Int: Effects] = [:]
     var nextID = 0
-    /// The state after the last action the store reduced (sent or received).
-    var latestState: State?
+    /// The state after the last action the store reduced (sent or received), and its index.
+    var latest: (state: State, index: Int)?
   }
 
   private let storage: _Lock<Storage>
+  /// The changes the feature makes to shared state, and the count of reduces.
+  let sharedChanges: _SharedChangeTracker
 
-  init(dependencies: DependencyValues) {
+  init(dependencies: DependencyValues, sharedChanges: _SharedChangeTracker) {
     self.storage = _Lock(Storage(dependencies: dependencies))
+    self.sharedChanges = sharedChanges
   }
 
   /// The dependencies reducers and newly started effects use (a test may change them).
@@ -52,12 +57,13 @@ final class _TestStoreRuntime<State, Action>: _TrackedEffects, @unchecked Sendab
 
   /// Called by ``_TestReducer`` after each reduce, on the store's executor.
   func didReduce(_ action: Action, state: State) {
+    let index = self.sharedChanges.didReduce()
     self.storage.withLock { storage in
-      storage.latestState = state
-      if storage.isSending && storage.sentState == nil {
-        storage.sentState = state
+      storage.latest = (state, index)
+      if storage.isSending && storage.sent == nil {
+        storage.sent = (state, index)
       } else {
-        storage.received.append(Received(action: action, state: state))
+        storage.received.append(Received(action: action, state: state, index: index))
       }
     }
   }
@@ -67,25 +73,25 @@ final class _TestStoreRuntime<State, Action>: _TrackedEffects, @unchecked Sendab
   func beginSend() -> [Received] {
     self.storage.withLock { storage in
       storage.isSending = true
-      storage.sentState = nil
+      storage.sent = nil
       defer { storage.received = [] }
       return storage.received
     }
   }
 
-  /// Ends a `send` and returns the state right after the sent action.
-  func endSend() -> State? {
+  /// Ends a `send` and returns the state right after the sent action, and its index.
+  func endSend() -> (state: State, index: Int)? {
     self.storage.withLock { storage in
       storage.isSending = false
-      defer { storage.sentState = nil }
-      return storage.sentState
+      defer { storage.sent = nil }
+      return storage.sent
     }
   }
 
   var hasReceived: Bool { self.storage.withLock { !$0.received.isEmpty } }
 
-  /// The state after the last action the store reduced, if it reduced any.
-  var latestState: State? { self.storage.withLock { $0.latestState } }
+  /// The state after the last action the store reduced, and its index, if it reduced any.
+  var latest: (state: State, index: Int)? { self.storage.withLock { $0.latest } }
 
   func receivedContains(where predicate: (Action) -> Bool) -> Bool {
     self.storage.withLock { $0.received.contains { predicate($0.action) } }
@@ -209,6 +215,8 @@ struct _TestSendResult<State, Action> {
   let pending: [_TestStoreRuntime<State, Action>.Received]
   let before: State
   let after: State
+  /// The index of the reduce of the sent action.
+  let index: Int
   let task: StoreTask
 }
 
@@ -227,9 +235,10 @@ extension Store {
     let pending = runtime.beginSend()
     let before = self.core.state
     let task = self.core.send(action.value)
-    let after = runtime.endSend() ?? self.core.state
+    let after = runtime.endSend() ?? (self.core.state, runtime.sharedChanges.reduceCount)
     return _UncheckedSendable(
-      _TestSendResult(pending: pending, before: before, after: after, task: task))
+      _TestSendResult(
+        pending: pending, before: before, after: after.state, index: after.index, task: task))
   }
 
   /// The number of effect tasks running in this store (exact, lock-based).
