@@ -15,7 +15,9 @@ extension Case {
   /// - Returns: The case, embedded in and extracted from `.presented`.
   @_disfavoredOverload
   public subscript<PresentedAction: CasePathable, Member>(
-    dynamicMember keyPath: KeyPath<PresentedAction.AllCasePaths, AnyCasePath<PresentedAction, Member>>
+    dynamicMember keyPath: KeyPath<
+      PresentedAction.AllCasePaths, AnyCasePath<PresentedAction, Member>
+    >
   ) -> Case<Member> where Value == PresentationAction<PresentedAction> {
     self.appending(PresentationAction<PresentedAction>.allCasePaths.presented)
       .appending(PresentedAction.allCasePaths[keyPath: keyPath])

@@ -194,14 +194,12 @@ public enum ButtonStateBuilder<Action> {
   }
 
   /// The `if` branch of an `if`/`else`.
-  public static func buildEither(first component: [ButtonState<Action>]) -> [ButtonState<Action>]
-  {
+  public static func buildEither(first component: [ButtonState<Action>]) -> [ButtonState<Action>] {
     component
   }
 
   /// The `else` branch of an `if`/`else`.
-  public static func buildEither(second component: [ButtonState<Action>]) -> [ButtonState<Action>]
-  {
+  public static func buildEither(second component: [ButtonState<Action>]) -> [ButtonState<Action>] {
     component
   }
 

@@ -163,7 +163,9 @@ extension TextState: Codable {
       try container.encode(String(state: self))
     } else {
       try container.encode(
-        self.runs.map { CodedRun(styles: $0.styles.isEmpty ? nil : $0.styles.sorted(), text: $0.text) })
+        self.runs.map {
+          CodedRun(styles: $0.styles.isEmpty ? nil : $0.styles.sorted(), text: $0.text)
+        })
     }
   }
 }

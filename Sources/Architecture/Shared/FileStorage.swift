@@ -115,5 +115,6 @@ extension DependencyValues {
 
 private enum _DefaultFileStorageKey: DependencyKey {
   static let liveValue = FileStorage.fileSystem
-  static let testValue = FileStorage(backend: .scopeMemory, debounce: .zero, clock: ContinuousClock())
+  static let testValue = FileStorage(
+    backend: .scopeMemory, debounce: .zero, clock: ContinuousClock())
 }

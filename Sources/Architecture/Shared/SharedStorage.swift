@@ -139,7 +139,11 @@ final class _SharedBox<Value>: _SharedStorage<Value>, _AnySharedBox, @unchecked 
 
   func didSave(_ result: Result<Void, any Error>) {
     self.state.withLock { state in
-      if case .failure(let error) = result { state.saveError = error } else { state.saveError = nil }
+      if case .failure(let error) = result {
+        state.saveError = error
+      } else {
+        state.saveError = nil
+      }
     }
   }
 

@@ -26,21 +26,21 @@ extension TestStore {
     let runtime = self.runtime
     await _expectFinished(
       timeout: timeout ?? self.timeout, at: location,
-      until: { runtime.runningEffects.isEmpty }
-    ) { duration in
-      let origins = runtime.runningEffects.map { effect in
-        "  • \(_TestStoreMessages.dump(effect.action)) sent at \(effect.location.fileID):"
-          + "\(effect.location.line)"
-      }
-      return """
-        Expected effects to finish, but there are still effects in-flight\
-        \(_TestStoreMessages.after(duration)):
+      until: { runtime.runningEffects.isEmpty },
+      message: { duration in
+        let origins = runtime.runningEffects.map { effect in
+          "  • \(_TestStoreMessages.dump(effect.action)) sent at \(effect.location.fileID):"
+            + "\(effect.location.line)"
+        }
+        return """
+          Expected effects to finish, but there are still effects in-flight\
+          \(_TestStoreMessages.after(duration)):
 
-        \(origins.joined(separator: "\n"))
+          \(origins.joined(separator: "\n"))
 
-        \(_TestStoreMessages.effectsInFlight(timeoutWasExplicit: timeout != nil))
-        """
-    }
+          \(_TestStoreMessages.effectsInFlight(timeoutWasExplicit: timeout != nil))
+          """
+      })
   }
 
   /// Skips the actions effects have fed back and not yet been received, taking the state after

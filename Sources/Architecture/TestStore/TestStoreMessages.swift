@@ -128,7 +128,8 @@ enum _TestStoreMessages {
   /// (Expected: −, Actual: +)
   /// ```
   static func diff(
-    _ expected: Any, _ actual: Any, actualLabel: String = "Actual", expectedLabel: String = "Expected"
+    _ expected: Any, _ actual: Any, actualLabel: String = "Actual",
+    expectedLabel: String = "Expected"
   ) -> String {
     // During an assertion, shared values on the actual side are read as they actually are.
     let expectedLines = _dumpLines(expected)

@@ -44,10 +44,10 @@ public struct TestStoreTask: Hashable, Sendable {
     await _expectFinished(
       timeout: timeout ?? self.timeout,
       at: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-      until: { !self.isRunning() }
-    ) { timeout in
-      "Expected task to finish, but it is still in-flight\(_TestStoreMessages.after(timeout))."
-    }
+      until: { !self.isRunning() },
+      message: { timeout in
+        "Expected task to finish, but it is still in-flight\(_TestStoreMessages.after(timeout))."
+      })
   }
 
   /// Whether the effects were cancelled (an action that started no effect counts as cancelled).

@@ -126,7 +126,8 @@ import Testing
       return message.hasPrefix("A state change does not match expectation")
         && lines.contains(#"−     title: "Delete 3 items?","#.trimmingCharacters(in: .whitespaces))
         && lines.contains(#"+     title: "Delete 2 items?","#.trimmingCharacters(in: .whitespaces))
-        && lines.contains("role: .destructive,") && lines.contains("action: .send(.confirmDeletion),")
+        && lines.contains("role: .destructive,")
+        && lines.contains("action: .send(.confirmDeletion),")
         && lines.contains(#"label: "Delete""#) && lines.contains("action: .send(nil),")
         && lines.contains(#"message: "This cannot be undone.""#)
         && !message.contains("id:")
@@ -151,12 +152,15 @@ import Testing
       json == #"{"buttons":[{"action":{"confirmDeletion":{}},"label":"Delete","#
         + #""role":"destructive"},{"label":"Cancel","role":"cancel"}],"#
         + #""message":"This cannot be undone.","title":"Delete 1 items?"}"#)
-    #expect(try JSONDecoder().decode(AlertState<ItemList.Action.Alert>.self, from: Data(json.utf8)) == alert)
+    #expect(
+      try JSONDecoder().decode(AlertState<ItemList.Action.Alert>.self, from: Data(json.utf8))
+        == alert)
 
     let dialog = ConfirmationDialogState<ItemList.Action.Dialog>.share
     let dialogJSON = try encoder.encode(dialog)
     #expect(
-      try JSONDecoder().decode(ConfirmationDialogState<ItemList.Action.Dialog>.self, from: dialogJSON)
+      try JSONDecoder().decode(
+        ConfirmationDialogState<ItemList.Action.Dialog>.self, from: dialogJSON)
         == dialog)
     #expect(String(decoding: dialogJSON, as: UTF8.self).contains(#""titleVisibility":"visible""#))
 

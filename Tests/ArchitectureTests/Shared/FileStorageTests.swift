@@ -41,7 +41,9 @@ import Testing
     withDependencies {
       $0.defaultFileStorage = .fileSystem
     } operation: {
-      @Shared(.fileStorage(directory.file("missing.json"))) var meetings = [Meeting(id: 7, title: "Default")]
+      @Shared(.fileStorage(directory.file("missing.json"))) var meetings = [
+        Meeting(id: 7, title: "Default")
+      ]
       #expect(meetings == [Meeting(id: 7, title: "Default")])
       #expect($meetings.loadError == nil)
     }
@@ -131,7 +133,9 @@ import Testing
   }
 
   @Test func aTestStoreSharesTheTestsFileBackedValue() async {
-    @Shared(.meetings) var meetings = [Meeting(id: 1, title: "Standup"), Meeting(id: 2, title: "Retro")]
+    @Shared(.meetings) var meetings = [
+      Meeting(id: 1, title: "Standup"), Meeting(id: 2, title: "Retro"),
+    ]
     let store = TestStore(initialState: MeetingList.State()) { MeetingList() }
     await store.send(.rename(id: 2, "Planning")) {
       $0.$meetings.withLock { $0[id: 2]?.title = "Planning" }

@@ -131,7 +131,8 @@ import Testing
 
   @Test func aWrongExpectationShowsTheSharedValues() async {
     await expectTestStoreIssue(
-      prefix: "A state change does not match expectation", containing: """
+      prefix: "A state change does not match expectation",
+      containing: """
             −   _count: 2,
             +   _count: 1,
         """
@@ -144,7 +145,8 @@ import Testing
 
   @Test func anUnassertedChangeFailsTheAssertion() async {
     await expectTestStoreIssue(
-      prefix: "State was not expected to change, but a change occurred", containing: """
+      prefix: "State was not expected to change, but a change occurred",
+      containing: """
             −   _count: 0,
             +   _count: 1,
         """
