@@ -161,8 +161,8 @@ final class _SharedBox<Value>: _SharedStorage<Value>, _AnySharedBox, @unchecked 
 
 /// A shared part of another shared value: `$signUp.phoneNumber`.
 ///
-/// `@unchecked Sendable`: immutable; `keyPath` captures nothing but what the key path literal
-/// does, and is only applied under the root's lock.
+/// `@unchecked Sendable`: immutable. A key path is an immutable object; the subscript arguments
+/// it may capture (`\.[id: id]`) are values copied into it and only read when it is applied.
 final class _SharedKeyPathStorage<Root, Value>: _SharedStorage<Value>, @unchecked Sendable {
   let base: _SharedStorage<Root>
   let keyPath: WritableKeyPath<Root, Value>

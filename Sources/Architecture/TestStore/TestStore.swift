@@ -34,12 +34,19 @@
 /// - a `send` while actions fed back by effects have not been received;
 /// - a `receive` that gets a different action, or none within its timeout;
 /// - at the end of the test (when the test store is deinitialized): actions received but not
-///   asserted (at the last assertion), and effects still running (at the `send` that started
-///   them), which are then cancelled;
+///   asserted (at the last assertion), effects still running (at the `send` that started
+///   them), which are then cancelled, and changes to ``Shared`` state never asserted;
 /// - a runtime warning raised while the test store runs the feature: an action for a missing
 ///   `forEach` element, a presentation action with nothing presented, an error an effect threw
 ///   without a `catch:`, and a dependency used with no test implementation. It is reported at
 ///   the `send` whose action (or whose effects, or the actions they fed back) raised it.
+///
+/// ## Shared state
+///
+/// ``Shared`` values are asserted like any other state, although they are references: the
+/// closure changes the expected value (`$0.$count.withLock { $0 = 1 }`), not the live one, and
+/// each assertion sees shared values as they were right after the action it checks. A test's
+/// own `@Shared` with the same key as the feature's is the same reference.
 ///
 /// ## Dependencies
 ///
