@@ -104,10 +104,10 @@ import Testing
   @Test func caseKeyPathsReachThroughADestination() async {
     let store = TestStore(initialState: Screen.State(title: "Draft")) { Screen() }
     await store.send(.editButtonTapped) {
-      $0.destination = .editor(Editor.State(draft: "Draft"))
+      $0.destination = .editor(DraftEditor.State(draft: "Draft"))
     }
     await store.send(\.destination.editor.setDraft, "Final") {
-      $0.destination = .editor(Editor.State(draft: "Final"))
+      $0.destination = .editor(DraftEditor.State(draft: "Final"))
     }
     await store.send(\.destination.editor.saveButtonTapped)
     await store.receive(\.destination.editor.delegate.saved, "Final") {

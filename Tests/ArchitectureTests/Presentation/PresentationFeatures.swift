@@ -131,10 +131,10 @@ struct Screen: Reducer {
 
   struct Destination: Reducer {
     enum State: Equatable, CasePathable {
-      case editor(Editor.State)
+      case editor(DraftEditor.State)
 
       struct AllCasePaths {
-        var editor: AnyCasePath<State, Editor.State> {
+        var editor: AnyCasePath<State, DraftEditor.State> {
           .init(State.editor) { if case .editor(let v) = $0 { v } else { nil } }
         }
       }
@@ -142,10 +142,10 @@ struct Screen: Reducer {
     }
 
     enum Action: Equatable, CasePathable {
-      case editor(Editor.Action)
+      case editor(DraftEditor.Action)
 
       struct AllCasePaths {
-        var editor: AnyCasePath<Action, Editor.Action> {
+        var editor: AnyCasePath<Action, DraftEditor.Action> {
           .init(Action.editor) { if case .editor(let v) = $0 { v } else { nil } }
         }
       }
@@ -153,7 +153,7 @@ struct Screen: Reducer {
     }
 
     var body: some ReducerOf<Self> {
-      Scope(state: \.editor, action: \.editor) { Editor() }
+      Scope(state: \.editor, action: \.editor) { DraftEditor() }
     }
   }
 
@@ -167,7 +167,7 @@ struct Screen: Reducer {
       case .destination:
         return .none
       case .editButtonTapped:
-        state.destination = .editor(Editor.State(draft: state.title))
+        state.destination = .editor(DraftEditor.State(draft: state.title))
         return .none
       }
     }
@@ -175,7 +175,7 @@ struct Screen: Reducer {
   }
 }
 
-struct Editor: Reducer {
+struct DraftEditor: Reducer {
   struct State: Equatable {
     var draft = ""
   }

@@ -142,7 +142,7 @@ extension Scoreboard.Action: Sendable {}
     let store = TestStore(initialState: Scoreboard.State()) { Scoreboard() }
     await store.withExhaustivity(.off) {
       await store.send(\.reset) { $0.score = 0 }
-      await store.send(\.scoredLater, 2)
+      await store.send(\.scoredLater, 2).finish()
     }
     #expect(store.exhaustivity == .on)
     await store.skipReceivedActions()
@@ -175,7 +175,7 @@ extension Scoreboard.Action: Sendable {}
   @Test func assertChecksTheStateAfterSkippedActions() async {
     let store = TestStore(initialState: Scoreboard.State()) { Scoreboard() }
     store.exhaustivity = .off
-    await store.send(\.scoredLater, 4)
+    await store.send(\.scoredLater, 4).finish()
     await store.skipReceivedActions()
     store.assert { $0.score = 4 }
     store.exhaustivity = .on
