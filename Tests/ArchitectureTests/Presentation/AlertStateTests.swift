@@ -116,6 +116,28 @@ import Testing
     }
   }
 
+  @Test func anAlertInADestinationEnumIsDismissedByItsButtons() async {
+    let store = TestStore(initialState: ConfirmingScreen.State()) { ConfirmingScreen() }
+    await store.send(.deleteButtonTapped) {
+      $0.destination = .alert(.deleteConfirmation(count: 1))
+    }
+    await store.send(\.destination.alert.confirmDeletion) {
+      $0.destination = nil
+      $0.deleted = true
+    }
+  }
+
+  @Test func aFeatureInADestinationEnumIsNotDismissedByItsActions() async {
+    let store = TestStore(
+      initialState: ConfirmingScreen.State(destination: .editor(DraftEditor.State()))
+    ) {
+      ConfirmingScreen()
+    }
+    await store.send(\.destination.editor.setDraft, "Notes") {
+      $0.destination = .editor(DraftEditor.State(draft: "Notes"))
+    }
+  }
+
   @Test func aFailureShowsTheAlertWithoutItsIdentity() async {
     await withKnownIssue {
       let store = TestStore(initialState: ItemList.State(items: ["a", "b"])) { ItemList() }

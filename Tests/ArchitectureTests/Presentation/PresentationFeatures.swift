@@ -222,3 +222,76 @@ struct DraftEditor: Reducer {
     }
   }
 }
+
+/// A screen whose destination enum holds an alert among its features, as TCA's SyncUps detail
+/// has: the alert is dismissed by its buttons although the destination has a reducer.
+struct ConfirmingScreen: Reducer {
+  struct State: Equatable {
+    @Presents var destination: Destination.State?
+    var deleted = false
+  }
+
+  enum Action: Equatable, CasePathable {
+    case deleteButtonTapped
+    case destination(PresentationAction<Destination.Action>)
+
+    struct AllCasePaths {
+      var destination: AnyCasePath<Action, PresentationAction<Destination.Action>> {
+        .init(Action.destination) { if case .destination(let v) = $0 { v } else { nil } }
+      }
+    }
+    static var allCasePaths: AllCasePaths { AllCasePaths() }
+  }
+
+  struct Destination: Reducer {
+    enum State: Equatable, CasePathable {
+      case alert(AlertState<ItemList.Action.Alert>)
+      case editor(DraftEditor.State)
+
+      struct AllCasePaths {
+        var alert: AnyCasePath<State, AlertState<ItemList.Action.Alert>> {
+          .init(State.alert) { if case .alert(let v) = $0 { v } else { nil } }
+        }
+        var editor: AnyCasePath<State, DraftEditor.State> {
+          .init(State.editor) { if case .editor(let v) = $0 { v } else { nil } }
+        }
+      }
+      static var allCasePaths: AllCasePaths { AllCasePaths() }
+    }
+
+    enum Action: Equatable, CasePathable {
+      case alert(ItemList.Action.Alert)
+      case editor(DraftEditor.Action)
+
+      struct AllCasePaths {
+        var alert: AnyCasePath<Action, ItemList.Action.Alert> {
+          .init(Action.alert) { if case .alert(let v) = $0 { v } else { nil } }
+        }
+        var editor: AnyCasePath<Action, DraftEditor.Action> {
+          .init(Action.editor) { if case .editor(let v) = $0 { v } else { nil } }
+        }
+      }
+      static var allCasePaths: AllCasePaths { AllCasePaths() }
+    }
+
+    var body: some ReducerOf<Self> {
+      Scope(state: \.editor, action: \.editor) { DraftEditor() }
+    }
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .deleteButtonTapped:
+        state.destination = .alert(.deleteConfirmation(count: 1))
+        return .none
+      case .destination(.presented(.alert(.confirmDeletion))):
+        state.deleted = true
+        return .none
+      case .destination:
+        return .none
+      }
+    }
+    .ifLet(\.$destination, action: \.destination) { Destination() }
+  }
+}
