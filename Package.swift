@@ -68,7 +68,8 @@ let package = Package(
       name: "ExamplesTests", dependencies: ["Examples", "Architecture", "ArchitectureTestSupport"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "HostingTests", dependencies: ["Hosting", "Wire", "Examples", "storehost"]),
-    .testTarget(name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples"]),
+    .testTarget(
+      name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples", "Architecture", "Hosting"]),
     .testTarget(
       name: "storeclientTests", dependencies: ["storeclient", "Remote", "Wire", "ArgumentParsing", "Examples"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
