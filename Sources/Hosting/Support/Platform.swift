@@ -1,5 +1,6 @@
 // The host runtime's only contact with libc: everything platform-specific is here.
 #if canImport(Glibc)
+  import CSystemLinux
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
@@ -31,7 +32,7 @@ enum Platform {
   /// otherwise when ``trimHeap()`` runs after large buffers were freed.
   static func tuneAllocator() {
     #if canImport(Glibc)
-      _ = c_mallopt(mmapThresholdParameter, 32 << 20)
+      _ = mallopt(M_MMAP_THRESHOLD, 32 << 20)
     #endif
   }
 
@@ -41,7 +42,7 @@ enum Platform {
   /// only after large buffers were freed (see ``MemoryReclaimer``).
   static func trimHeap() {
     #if canImport(Glibc)
-      _ = c_malloc_trim(0)
+      _ = malloc_trim(0)
     #endif
   }
 
@@ -58,13 +59,3 @@ enum Platform {
       + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
   }
 }
-
-#if canImport(Glibc)
-  // mallopt(3) is declared in <malloc.h>, which the Glibc module does not import: declared by
-  // symbol name (two `int`s in, an `int` out: passed alike by the Swift and C conventions).
-  @_silgen_name("mallopt") private func c_mallopt(_ parameter: Int32, _ value: Int32) -> Int32
-  // malloc_trim(3), from <malloc.h> too: a `size_t` in, an `int` out.
-  @_silgen_name("malloc_trim") private func c_malloc_trim(_ pad: Int) -> Int32
-  /// `M_MMAP_THRESHOLD` from <malloc.h>.
-  private let mmapThresholdParameter: Int32 = -3
-#endif
