@@ -97,6 +97,21 @@ struct LifecycleTests {
     }
   }
 
+  @Test func memoryLimitsAreCheckedBeforeStarting() throws {
+    let cases: [([String], String)] = [
+      (
+        ["--max-frame", "4096", "--max-buffered", "4095"],
+        "Error: The value '4095' is invalid for '--max-buffered': it must be at least the largest frame, 4096 bytes"
+      ),
+      (["--frame-timeout", "0"], "Error: The value '0' is invalid for '--frame-timeout': expected an integer from 1 to 86400"),
+    ]
+    for (arguments, message) in cases {
+      let host = try HostProcess(arguments: arguments, waitForListening: false)
+      #expect(host.stop(signal: 0) == 64, "arguments \(arguments)")
+      #expect(host.stderr.hasPrefix(message), "arguments \(arguments): \(host.stderr)")
+    }
+  }
+
   @Test func pythonClientFromTheProtocolAloneWorks() throws {
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/python3") else {
       print("skipped: python3 is not installed")
