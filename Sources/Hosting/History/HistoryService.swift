@@ -19,7 +19,7 @@ struct HistoryService<State: Sendable, Action: Sendable> {
   let registry: ScopeRegistry<State, Action>
   let revision: RevisionCounter
   let configuration: HostConfiguration
-  let output: SessionOutput<State, Action>
+  let output: SessionOutput
   let pushes: PushEngine<State, Action>
   let hostLog: HostLogger
 

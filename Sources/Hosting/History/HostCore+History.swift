@@ -41,7 +41,6 @@ extension HostCore {
     history.answer(pending, result, session: session)
     let revisionBefore = revision.value
     handleFrames(session)
-    finishBatch(session)
-    if revision.value != revisionBefore { scheduleSync() }
+    endBatch(session, revisionBefore: revisionBefore)
   }
 }

@@ -35,7 +35,7 @@ final class Tail {
 /// leave, its tails have been sent (or told they missed, by a gap) every entry up to now.
 struct TailPump<State: Sendable, Action: Sendable> {
   let source: any HistorySource<State, Action>
-  let output: SessionOutput<State, Action>
+  let output: SessionOutput
   /// The largest frame the host writes.
   let maxFrameSize: Int
 
