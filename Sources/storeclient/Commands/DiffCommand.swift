@@ -41,7 +41,8 @@ struct DiffCommand: ClientCommand {
       }
       let text = arguments.positionals[index]
       guard let value = Revision(text), value >= 0 else {
-        throw UsageError("The value '\(text)' is invalid for '<\(name)>': expected a revision (an integer from 0)")
+        throw UsageError(
+          "The value '\(text)' is invalid for '<\(name)>': expected a revision (an integer from 0)")
       }
       return value
     }
@@ -49,7 +50,8 @@ struct DiffCommand: ClientCommand {
     self.scope = arguments.positionals[0]
     self.from = try revision(1, "rev1")
     self.to = try revision(2, "rev2")
-    self.patch = try arguments.choice("format", valueName: "format", in: ["text", "patch"]) == "patch"
+    self.patch =
+      try arguments.choice("format", valueName: "format", in: ["text", "patch"]) == "patch"
   }
 
   func run(console: Console) async throws(CommandFailure) {

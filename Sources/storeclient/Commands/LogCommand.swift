@@ -20,13 +20,16 @@ struct LogCommand: ClientCommand {
         """,
       arguments: [
         ArgumentSpec(
-          "scope", help: "Only actions sent to this scope, or to any scope a pattern such as "
+          "scope",
+          help: "Only actions sent to this scope, or to any scope a pattern such as "
             + "todos/{id} matches.", optional: true)
       ],
       options: [
         CommonOptions.socket,
         .option("since", value: "rev", help: "Only actions after this revision."),
-        .option("limit", value: "n", help: "The most actions to print (before following).", default: "100"),
+        .option(
+          "limit", value: "n", help: "The most actions to print (before following).", default: "100"
+        ),
         .flag("follow", short: "f", help: "Keep printing new actions as they are reduced."),
         .option("format", value: "format", help: "text or json.", default: "text"),
         .flag("changes", help: "Show what each action changed in its scope."),
@@ -50,7 +53,8 @@ struct LogCommand: ClientCommand {
     self.since = try arguments.integer("since", in: 0...Int.max).map(Revision.init)
     self.limit = try arguments.integer("limit", in: 1...Int.max) ?? 100
     self.follow = arguments.flag("follow")
-    let format = try arguments.choice("format", valueName: "format", in: LogFormat.allCases.map(\.rawValue))
+    let format = try arguments.choice(
+      "format", valueName: "format", in: LogFormat.allCases.map(\.rawValue))
     self.formatter = LogFormatter(format: format.flatMap(LogFormat.init(rawValue:)) ?? .text)
     self.changes = arguments.flag("changes")
   }
@@ -110,7 +114,8 @@ private struct LogFollower {
   }
 
   /// Prints until the connection ends; returns why it ended.
-  private func follow(_ reader: HistoryReader, after lastSeen: inout Revision?) async -> RemoteError {
+  private func follow(_ reader: HistoryReader, after lastSeen: inout Revision?) async -> RemoteError
+  {
     let client = reader.client
     let (events, sink) = AsyncStream<Event>.makeStream()
     await client.onClose { sink.yield(.closed($0)) }
@@ -151,7 +156,8 @@ private struct LogFollower {
         limit: self.command.limit, scope: self.command.scope)
       let changes = self.command.changes ? ChangeReader(reader) : nil
       for entry in page.entries {
-        self.console.print(self.command.formatter.line(entry, change: await changes?.change(of: entry)))
+        self.console.print(
+          self.command.formatter.line(entry, change: await changes?.change(of: entry)))
       }
       return page.revision
     }
