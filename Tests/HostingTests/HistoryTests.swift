@@ -144,6 +144,28 @@ struct HistoryTests {
     #expect(zero["code"] == .string("bad_message"))
   }
 
+  @Test func extremeRevisionsAreAnsweredAndTheHostGoesOn() throws {
+    let host = try self.settledHost()
+    let client = try WireClient.greeted(path: host.socketPath)
+    let max = Int64.max
+    let min = Int64.min
+    let future = try client.request(#"{"type":"history","id":1,"since":\#(max)}"#)
+    #expect(future["entries"] == .array([]))
+    let past = try client.request(#"{"type":"history","id":2,"since":\#(min),"limit":1}"#)
+    #expect(past["entries"]?[0]?["rev"] == .int(1))
+    for at in [max, min] {
+      let state = try client.request(#"{"type":"get","id":5,"scope":"counter","at":\#(at)}"#)
+      #expect(state["code"] == .string("revision_unavailable"))
+    }
+    #expect(try client.request(#"{"type":"tail","id":3,"since":\#(max)}"#)["type"] == .string("tailing"))
+    #expect(try client.request(#"{"type":"tail","id":4,"since":\#(min)}"#)["type"] == .string("tailing"))
+    // The tail from the start sends the kept entries; the host is alive and answers.
+    try client.send(#"{"type":"ping","id":6}"#)
+    let (pong, pushes) = try self.reply(6, from: client)
+    #expect(pong["type"] == .string("pong"))
+    #expect(pushes.map { $0["rev"]?.int } == [1, 2, 3])
+  }
+
   @Test func aLimitOverTenThousandIsReadAsTenThousand() throws {
     let host = try self.settledHost()
     let client = try WireClient.greeted(path: host.socketPath)

@@ -41,12 +41,19 @@ struct HistoryService<State: Sendable, Action: Sendable> {
       filter = resolved
     }
     let count = Int(min(limit ?? Int64(Self.defaultLimit), ClientMessage.historyLimitMaximum))
-    let records = self.source.records(since: since, limit: count, matching: filter)
+    let records = self.source.records(
+      since: since.map(self.clamp), limit: count, matching: filter)
     self.output.reply(
       session,
       .history(
         id: id, oldest: self.source.oldestEntryRevision, rev: self.source.newestRevision,
         entries: records.map(HistoryEntry.init)))
+  }
+
+  /// A client's `since` within `0...now`: revisions start at 1, and nothing is after now (so
+  /// that no arithmetic on it can overflow, whatever integer a client sends).
+  private func clamp(_ since: Int64) -> Int64 {
+    min(max(since, 0), self.source.newestRevision)
   }
 
   /// The filter for a `scope` member: a declared pattern matches every scope it covers, any
@@ -91,7 +98,8 @@ struct HistoryService<State: Sendable, Action: Sendable> {
     // `tailing` follows every push owed for earlier requests; the tail's entries follow it.
     self.pushes.releaseHeldReplies(session)
     let now = self.source.newestRevision
-    let tail = Tail(id: session.nextSubscriptionID, filter: filter, next: (since ?? now) + 1)
+    let tail = Tail(
+      id: session.nextSubscriptionID, filter: filter, next: (since.map(self.clamp) ?? now) + 1)
     HostMessage.tailing(id: id, sub: tail.id, rev: now).encodeFrame(into: &session.output)
     session.nextSubscriptionID += 1
     session.tails.append(tail)
