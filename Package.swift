@@ -30,19 +30,6 @@ let package = Package(
   ],
   targets: [
     .target(name: "Architecture", swiftSettings: crossModule),
-    // Links Testing; test targets depend on it so that TestStore failures reach Swift Testing
-    // (found by Architecture at run time with dlsym, so Architecture itself never links Testing).
-    .target(
-      name: "ArchitectureTestSupport",
-      linkerSettings: [
-        // Test executables do not export their symbols; these two must be visible to dlsym.
-        .unsafeFlags(
-          [
-            "-Xlinker", "--export-dynamic-symbol=architecture_testing_is_running",
-            "-Xlinker", "--export-dynamic-symbol=architecture_testing_record_issue",
-          ], .when(platforms: [.linux])),
-      ]
-    ),
     .target(name: "Examples", dependencies: ["Architecture"], swiftSettings: crossModule),
     .target(
       name: "Wire", swiftSettings: crossModule,
@@ -56,10 +43,8 @@ let package = Package(
       name: "ArchitectureBenchmarks", dependencies: ["Architecture"],
     ),
     .executableTarget(name: "WireBenchmarks", dependencies: ["Wire"]),
-    .testTarget(
-      name: "ArchitectureTests", dependencies: ["Architecture", "ArchitectureTestSupport"]),
-    .testTarget(
-      name: "ExamplesTests", dependencies: ["Examples", "Architecture", "ArchitectureTestSupport"]),
+    .testTarget(name: "ArchitectureTests", dependencies: ["Architecture"]),
+    .testTarget(name: "ExamplesTests", dependencies: ["Examples", "Architecture"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "HostingTests", dependencies: ["Hosting", "Wire", "Examples", "storehost"]),
     .testTarget(name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples"]),
