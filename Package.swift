@@ -10,12 +10,11 @@ import PackageDescription
 //   Remote         the client runtime: RemoteStore, a scoped store in another process
 //   ArgumentParsing  hand-written command-line parsing and help, shared by the two tools
 //   storehost      the daemon          storeclient   the CLI
-/// Release builds let the app's executable specialise the generic host and store for its own
-/// State and Action (see bench/PROFILE.md).
-let crossModule: [SwiftSetting] = [
-  .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))
-]
-
+//
+// No target has unsafe flags: SwiftPM refuses them in a package used as a dependency. Release
+// speed across modules comes from `@inlinable` hot paths instead (bench/PROFILE.md), and test
+// targets need only `Architecture` to report TestStore failures (it finds XCTest and Swift
+// Testing at run time).
 let package = Package(
   name: "DistributedArchitecture",
   platforms: [.macOS(.v15)],
@@ -29,12 +28,12 @@ let package = Package(
     .executable(name: "storeclient", targets: ["storeclient"]),
   ],
   targets: [
-    .target(name: "Architecture", swiftSettings: crossModule),
-    .target(name: "Examples", dependencies: ["Architecture"], swiftSettings: crossModule),
+    .target(name: "Architecture"),
+    .target(name: "Examples", dependencies: ["Architecture"]),
     .target(
-      name: "Wire", swiftSettings: crossModule,
+      name: "Wire",
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-    .target(name: "Hosting", dependencies: ["Architecture", "Wire"], swiftSettings: crossModule),
+    .target(name: "Hosting", dependencies: ["Architecture", "Wire"]),
     .target(name: "ArgumentParsing"),
     .target(name: "Remote", dependencies: ["Architecture", "Wire"]),
     .executableTarget(name: "storehost", dependencies: ["Hosting", "Wire", "Examples", "ArgumentParsing"]),

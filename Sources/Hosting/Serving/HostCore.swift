@@ -10,20 +10,21 @@ import Wire
 /// effects reach the store as ordinary jobs on that same thread. Everything here runs one
 /// batch at a time, so actions from all connections and effects are reduced one at a time, in
 /// arrival order per connection.
-actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
-  nonisolated let loop: EventLoop
-  nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+@usableFromInline
+final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
+  @usableFromInline nonisolated let loop: EventLoop
+  @usableFromInline nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
-  let store: Store<State, Action>
-  let revision: RevisionCounter
-  let registry: ScopeRegistry<State, Action>
-  let configuration: HostConfiguration
-  let appName: String
-  let log: HostLogger
+  @usableFromInline let store: Store<State, Action>
+  @usableFromInline let revision: RevisionCounter
+  @usableFromInline let registry: ScopeRegistry<State, Action>
+  @usableFromInline let configuration: HostConfiguration
+  @usableFromInline let appName: String
+  @usableFromInline let log: HostLogger
 
-  private var sessions: [Int: Session<State, Action>] = [:]
+  @usableFromInline var sessions: [Int: Session<State, Action>] = [:]
   /// Subscriptions over all sessions: with none, reduced actions schedule no sync.
-  nonisolated let subscriptionTally = SubscriptionTally()
+  @usableFromInline nonisolated let subscriptionTally = SubscriptionTally()
   private var nextSessionID = 1
   private var syncedRevision: Int64 = 0
   private var isShuttingDown = false
@@ -33,18 +34,19 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   private var deferredSyncDue = false
   /// A push that took longer than this (seconds) is costly (see `costlyPushWaitFactor`).
   private static var costlySync: Double { 0.000_5 }
-  var listener: UnixListener?
+  @usableFromInline var listener: UnixListener?
   var isStopped = false
   var stopWaiters: [CheckedContinuation<Void, Never>] = []
 
   // Figures for `_host`.
   private let startedAt = Platform.monotonicSeconds()
-  private var actionsFromClients: Int64 = 0
-  private var bytesIn: Int64 = 0
-  private var bytesOut: Int64 = 0
+  @usableFromInline var actionsFromClients: Int64 = 0
+  @usableFromInline var bytesIn: Int64 = 0
+  @usableFromInline var bytesOut: Int64 = 0
   private var actionsPerSecond: Int64 = 0
   private var revisionAtLastTick: Int64 = 0
 
+  @usableFromInline
   init(
     loop: EventLoop,
     store: Store<State, Action>,
@@ -68,6 +70,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   /// Admits a new connection, or refuses it (answered, then closed) when over a limit or
   /// from another user. Returns the session to route later events to.
+  @usableFromInline
   func accept(
     channel: any ClientChannel, processID: Int32, userID: UInt32
   ) -> Session<State, Action>? {
@@ -112,6 +115,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Forgets a closed connection and its subscriptions.
+  @usableFromInline
   func didClose(session id: Int, reason: String) {
     guard let session = sessions.removeValue(forKey: id) else { return }
     session.phase = .closing
@@ -122,6 +126,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Handles every complete frame in `bytes`, then answers the whole batch in one write.
+  @inlinable
   func didRead(session id: Int, _ bytes: UnsafeRawBufferPointer) {
     guard let session = sessions[id], session.phase != .closing else { return }
     bytesIn += Int64(bytes.count)
@@ -146,6 +151,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// A backed-up client drained its queue: resume reading and send what it missed.
+  @usableFromInline
   func didDrain(session id: Int) {
     guard let session = sessions[id], session.phase == .open else { return }
     if session.needsSync {
@@ -158,7 +164,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   // MARK: - Requests
 
-  private func handle(frame: ArraySlice<UInt8>, from session: Session<State, Action>) {
+  @inlinable
+  func handle(frame: ArraySlice<UInt8>, from session: Session<State, Action>) {
     // The most frequent request, a `send` as clients write it, skips building its envelope;
     // the general path below reads the same message from it.
     if session.phase != .awaitingHello, case .send(let id, let scope, let action)? =
@@ -223,7 +230,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     }
   }
 
-  private func hello(_ session: Session<State, Action>, version: Int64?, client: String?) {
+  @usableFromInline
+  func hello(_ session: Session<State, Action>, version: Int64?, client: String?) {
     guard session.phase == .awaitingHello else {
       reply(session, .error(id: nil, code: .badMessage, message: "hello: the handshake is already done"))
       return
@@ -271,7 +279,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     }
   }
 
-  private func get(_ session: Session<State, Action>, id: Int64, scope name: String) {
+  @usableFromInline
+  func get(_ session: Session<State, Action>, id: Int64, scope name: String) {
     let root = currentState()
     switch resolve(session, id: id, scope: name, root: root) {
     case nil:
@@ -284,7 +293,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     }
   }
 
-  private func subscribe(_ session: Session<State, Action>, id: Int64, scope name: String) {
+  @usableFromInline
+  func subscribe(_ session: Session<State, Action>, id: Int64, scope name: String) {
     guard session.subscriptions.count < configuration.maxSubscriptionsPerConnection else {
       reply(
         session,
@@ -325,7 +335,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     log(.debug, "subscribe session=\(session.id) sub=\(sub.id) scope=\(name)")
   }
 
-  private func unsubscribe(_ session: Session<State, Action>, id: Int64, sub: Int64) {
+  @usableFromInline
+  func unsubscribe(_ session: Session<State, Action>, id: Int64, sub: Int64) {
     guard session.subscriptions[sub] != nil else {
       reply(session, .error(id: id, code: .notSubscribed, message: "unsubscribe: this connection has no subscription \(sub)"))
       return
@@ -337,7 +348,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     reply(session, .ok(id: id))
   }
 
-  private func send(_ session: Session<State, Action>, id: Int64?, scope name: String, action json: JSON) {
+  @inlinable
+  func send(_ session: Session<State, Action>, id: Int64?, scope name: String, action json: JSON) {
     let bound: BoundScope<State, Action>
     if let cache = session.sendCache, cache.name == name {
       bound = cache.bound
@@ -392,7 +404,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   // MARK: - Pushes
 
-  private func scheduleSync() {
+  @inlinable
+  func scheduleSync() {
     guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
       self.assumeIsolated(on: loop) { core in core.syncAll() }
@@ -400,6 +413,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Called by the revision counter when an effect's action changed the state.
+  @usableFromInline
   nonisolated func stateDidChange() {
     guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
@@ -409,6 +423,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   /// Brings every session's subscriptions up to the current revision (coalescing whatever
   /// happened since their last push), skipping clients that are not reading.
+  @usableFromInline
   func syncAll() {
     revision.clearSyncScheduled()
     let current = revision.value
@@ -455,7 +470,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   /// What one ``syncAll()`` computed once for all the sessions watching the same scope: the
   /// scope's state and JSON at the current revision, and each patch frame by its base. A
   /// class, so that a watcher's lookup copies nothing out of it.
-  private final class SyncCache {
+  @usableFromInline
+  final class SyncCache {
     /// One scope's share of a sync.
     final class Scope {
       /// The scope's state now; `nil` when it no longer exists.
@@ -520,7 +536,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   /// Appends a patch (or `unsubscribed`) for every subscription of `session` whose state
   /// changed since its last message. Without a `cache` (replies: read your writes) every
   /// scope is computed afresh and nothing waits for its cost.
-  private func syncPushes(
+  @inlinable
+  func syncPushes(
     _ session: Session<State, Action>, root: State? = nil, cache: SyncCache? = nil
   ) {
     guard !session.subscriptions.isEmpty else { return }
@@ -532,7 +549,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Appends a patch (or `unsubscribed`) for `sub` if its state changed since its last message.
-  private func sync(
+  @usableFromInline
+  func sync(
     _ sub: Subscription<State, Action>, in session: Session<State, Action>, root: State,
     figures: inout HostFigures?, cache: SyncCache?
   ) {
@@ -637,7 +655,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   // MARK: - Output
 
   /// Queues a reply behind the pushes it must follow.
-  private func reply(_ session: Session<State, Action>, _ message: HostMessage) {
+  @inlinable
+  func reply(_ session: Session<State, Action>, _ message: HostMessage) {
     if case .error(_, let code, let text) = message {
       log(.warning, "session=\(session.id) \(code.rawValue): \(text)")
     }
@@ -650,7 +669,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Encodes `message`, answering `frame_too_large` instead when it would exceed the limit.
-  private func append(
+  @inlinable
+  func append(
     _ message: HostMessage, to buffer: inout [UInt8], id: Int64?, scope: String?
   ) -> Bool {
     let start = buffer.count
@@ -675,7 +695,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     }
   }
 
-  private func finishBatch(_ session: Session<State, Action>) {
+  @inlinable
+  func finishBatch(_ session: Session<State, Action>) {
     if session.phase != .closing || !session.heldReplies.isEmpty {
       if session.phase == .open { syncPushes(session) }
       session.output.append(contentsOf: session.heldReplies)
@@ -689,14 +710,16 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     }
   }
 
-  private func flush(_ session: Session<State, Action>) {
+  @inlinable
+  func flush(_ session: Session<State, Action>) {
     guard !session.output.isEmpty else { return }
     bytesOut += Int64(session.output.count)
     session.channel.write(session.output)
     session.output.removeAll(keepingCapacity: true)
   }
 
-  private func updateBackpressure(_ session: Session<State, Action>) {
+  @inlinable
+  func updateBackpressure(_ session: Session<State, Action>) {
     let backedUp = session.channel.outboundBytes > configuration.outboundHighWaterMark
     if backedUp != session.isReadingPaused {
       session.isReadingPaused = backedUp
@@ -706,7 +729,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Answers a fatal protocol error and closes the connection after this batch.
-  private func fail(_ session: Session<State, Action>, code: ErrorCode, id: Int64?, _ message: String) {
+  @usableFromInline
+  func fail(_ session: Session<State, Action>, code: ErrorCode, id: Int64?, _ message: String) {
     log(.warning, "session=\(session.id) \(code.rawValue): \(message); closing")
     HostMessage.error(id: id, code: code, message: message).encodeFrame(into: &session.heldReplies)
     session.phase = .closing
@@ -730,7 +754,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   // MARK: - State
 
-  private func currentState() -> State {
+  @inlinable
+  func currentState() -> State {
     store.assumeIsolated(on: loop) { $0.state }
   }
 
@@ -764,11 +789,13 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 }
 
 /// Whether bytes are well-formed UTF-8 (only asked once a frame already failed to parse).
+@usableFromInline
 func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
   String(validating: bytes, as: UTF8.self) != nil
 }
 
 /// Told when an action changed the root state.
+@usableFromInline
 protocol RevisionObserver: AnyObject, Sendable {
   /// Called on the event loop, inside the reduce that bumped the revision.
   func stateDidChange()
@@ -778,6 +805,7 @@ protocol RevisionObserver: AnyObject, Sendable {
 ///
 /// Written only on the event loop (where the store reduces) but read by the loop's callers
 /// too, so it is an atomic rather than actor state.
+@usableFromInline
 final class RevisionCounter: Sendable {
   private let revision = Atomic<Int64>(0)
   private let syncScheduled = Atomic<Bool>(false)
@@ -786,19 +814,24 @@ final class RevisionCounter: Sendable {
   /// listening orders this write before every read); never written again.
   nonisolated(unsafe) private weak var observer: (any RevisionObserver)?
 
-  var value: Int64 { revision.load(ordering: .relaxed) }
+  @usableFromInline var value: Int64 { revision.load(ordering: .relaxed) }
 
+  @usableFromInline init() {}
+
+  @usableFromInline
   func setObserver(_ observer: any RevisionObserver) {
     self.observer = observer
   }
 
   /// Counts one reduced action and tells the observer.
+  @usableFromInline
   func didReduce() {
     revision.add(1, ordering: .relaxed)
     observer?.stateDidChange()
   }
 
   /// Returns `true` when this call scheduled the sync (it was not scheduled already).
+  @usableFromInline
   func markSyncScheduled() -> Bool {
     !syncScheduled.exchange(true, ordering: .acquiringAndReleasing)
   }
@@ -809,10 +842,18 @@ final class RevisionCounter: Sendable {
 }
 
 /// Wraps the app's root reducer to count revisions.
+@usableFromInline
 struct RevisionCountingReducer<Base: Reducer>: Reducer {
-  let base: Base
-  let counter: RevisionCounter
+  @usableFromInline let base: Base
+  @usableFromInline let counter: RevisionCounter
 
+  @usableFromInline
+  init(base: Base, counter: RevisionCounter) {
+    self.base = base
+    self.counter = counter
+  }
+
+  @inlinable
   func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let effect = base.reduce(into: &state, action: action)
     counter.didReduce()
@@ -821,6 +862,7 @@ struct RevisionCountingReducer<Base: Reducer>: Reducer {
 
   /// The store's reduce function: the base's, with its `body` evaluated once here rather
   /// than on every action, then counted.
+  @inlinable
   func _makeReduce() -> _ReduceFunction<Base.State, Base.Action> {
     let reduce = base._makeReduce()
     let counter = self.counter

@@ -3,6 +3,7 @@ import Wire
 
 /// What the host needs from a client's connection: a coalescing write path, backpressure and
 /// close. ``UnixConnection`` provides it in production.
+@usableFromInline
 protocol ClientChannel: AnyObject {
   /// Bytes accepted by ``write(_:)`` but not yet taken by the kernel.
   var outboundBytes: Int { get }
@@ -26,7 +27,9 @@ protocol ClientChannel: AnyObject {
 /// holds an `inout` access to one across a call that could reach it again — so the dynamic
 /// check (a thread-local access-set insert per access, measured at ~13 % of a 100-watcher
 /// fan-out's instructions) could never fire.
+@usableFromInline
 final class Session<State, Action> {
+  @usableFromInline
   enum Phase {
     /// Only `hello` is accepted.
     case awaitingHello
@@ -36,17 +39,17 @@ final class Session<State, Action> {
     case closing
   }
 
-  let id: Int
-  let channel: any ClientChannel
+  @usableFromInline let id: Int
+  @usableFromInline let channel: any ClientChannel
   let processID: Int32
   let userID: UInt32
-  @exclusivity(unchecked) var phase = Phase.awaitingHello
+  @exclusivity(unchecked) @usableFromInline var phase = Phase.awaitingHello
   /// When the connection was accepted (monotonic seconds), for the hello timeout.
   let acceptedAt = Platform.monotonicSeconds()
-  var decoder: FrameDecoder
+  @usableFromInline var decoder: FrameDecoder
   var clientName: String?
 
-  var subscriptions: [Int64: Subscription<State, Action>] = [:] {
+  @usableFromInline var subscriptions: [Int64: Subscription<State, Action>] = [:] {
     didSet {
       self.tally.add(self.subscriptions.count - oldValue.count)
       self.orderedSubscriptions = self.subscriptions.values.sorted { $0.id < $1.id }
@@ -54,30 +57,37 @@ final class Session<State, Action> {
   }
   /// ``subscriptions`` in the order they were made (by id), kept for the push path: rebuilt
   /// when a subscription comes or goes, read on every push.
-  @exclusivity(unchecked) private(set) var orderedSubscriptions: [Subscription<State, Action>] = []
+  @exclusivity(unchecked) @usableFromInline private(set) var orderedSubscriptions: [Subscription<State, Action>] = []
   /// The host's count of subscriptions over all sessions.
   let tally: SubscriptionTally
   var nextSubscriptionID: Int64 = 1
 
   /// Frames ready to be written, in order.
-  @exclusivity(unchecked) var output: [UInt8] = []
+  @exclusivity(unchecked) @usableFromInline var output: [UInt8] = []
   /// Replies held back until the pushes they must follow have been computed (read your
   /// writes), so a batch of pipelined requests costs one round of diffs, not one per reply.
-  @exclusivity(unchecked) var heldReplies: [UInt8] = []
+  @exclusivity(unchecked) @usableFromInline var heldReplies: [UInt8] = []
   /// Whether pushes were skipped because the client was not reading.
   var needsSync = false
   /// Whether reading is paused for backpressure.
-  var isReadingPaused = false
+  @usableFromInline var isReadingPaused = false
   /// The scope this connection last sent to, resolved, and the action it last sent there,
   /// decoded: a client repeating a send skips the lookup and the `Decodable` decoding (both
   /// pure functions of the scope's name and the action's JSON; existence is still checked).
-  var sendCache: SendCache?
+  @usableFromInline var sendCache: SendCache?
 
+  @usableFromInline
   struct SendCache {
-    let name: String
-    let bound: BoundScope<State, Action>
-    var actionJSON: JSON?
-    var action: Action?
+    @usableFromInline let name: String
+    @usableFromInline let bound: BoundScope<State, Action>
+    @usableFromInline var actionJSON: JSON?
+    @usableFromInline var action: Action?
+
+    @usableFromInline
+    init(name: String, bound: BoundScope<State, Action>) {
+      self.name = name
+      self.bound = bound
+    }
   }
 
   init(
@@ -95,6 +105,7 @@ final class Session<State, Action> {
 
 /// A subscription of one session to one concrete scope. Loop-confined like its session, and
 /// its push-path properties are `@exclusivity(unchecked)` for the same reason.
+@usableFromInline
 final class Subscription<State, Action> {
   enum Target {
     case host
@@ -127,10 +138,11 @@ final class Subscription<State, Action> {
 /// How many subscriptions all of a host's sessions hold, so that reducing actions schedules no
 /// push work at all while nobody watches. Written on the event loop only; atomic because the
 /// revision counter's observer reads it through a `nonisolated` entry point.
+@usableFromInline
 final class SubscriptionTally: Sendable {
   private let count = Atomic<Int>(0)
 
-  var value: Int { self.count.load(ordering: .relaxed) }
+  @usableFromInline var value: Int { self.count.load(ordering: .relaxed) }
 
   func add(_ delta: Int) {
     if delta != 0 { self.count.add(delta, ordering: .relaxed) }
