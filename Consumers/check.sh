@@ -23,6 +23,10 @@ keep=""
 cleanup() { if [[ -z "$keep" ]]; then rm -rf "$tmp"; fi; }
 trap cleanup EXIT
 
+# SwiftPM keeps its lock files in the temporary directory: this run's own.
+mkdir "$tmp/tmp"
+export TMPDIR="$tmp/tmp"
+
 log() { printf 'check.sh: %s\n' "$*" >&2; }
 fail() {
   keep=1
