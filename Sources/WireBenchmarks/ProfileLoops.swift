@@ -75,6 +75,45 @@ enum ProfileLoops {
       let bytes = JSONBenchmarkData.document(targetBytes: 1 << 20).serialized()
       for _ in 0..<count { blackHole(try! JSON(parsing: bytes)) }
     },
+    "encode-patch": { count in
+      let op = try! JSON(parsing: #"{"op":"replace","path":"/count","value":3}"#)
+      let message = HostMessage.patch(sub: 1, base: 41, rev: 42, ops: [op])
+      var output: [UInt8] = []
+      for _ in 0..<count {
+        output.removeAll(keepingCapacity: true)
+        try! message.encodeFrame(into: &output, maxFrameSize: 1 << 24)
+        blackHole(output)
+      }
+    },
+    "encode-state": { count in
+      let state = try! JSON(parsing: #"{"count":3,"isLoading":false,"isTimerRunning":false}"#)
+      let message = HostMessage.subscribed(id: 2, sub: 1, scope: "counter", rev: 42, state: state)
+      var output: [UInt8] = []
+      for _ in 0..<count {
+        output.removeAll(keepingCapacity: true)
+        message.encodeFrame(into: &output)
+        blackHole(output)
+      }
+    },
+    "encode-send": { count in
+      let action = try! JSON(parsing: #"{"incrementButtonTapped":{}}"#)
+      let message = ClientMessage.send(id: 7, scope: "counter", action: action)
+      var output: [UInt8] = []
+      for _ in 0..<count {
+        output.removeAll(keepingCapacity: true)
+        message.encodeFrame(into: &output)
+        blackHole(output)
+      }
+    },
+    "json-message": { count in
+      let action = try! JSON(parsing: #"{"incrementButtonTapped":{}}"#)
+      let message = ClientMessage.send(id: 7, scope: "counter", action: action)
+      let reply = HostMessage.error(id: 7, code: .badMessage, message: "no")
+      for _ in 0..<count {
+        blackHole(message.json)
+        blackHole(reply.json)
+      }
+    },
     "serialize": { count in
       let document = JSONBenchmarkData.document(targetBytes: 1 << 20)
       var output: [UInt8] = []

@@ -71,12 +71,12 @@ extension HostCore {
 
   /// Reduces an action sent by the host process itself.
   func sendFromHost(_ action: Action) {
-    store.assumeIsolated(on: loop) { store in _ = store.send(action) }
+    store.send(action, origin: .host)
   }
 
   /// The root state.
   var rootState: State {
-    store.assumeIsolated(on: loop) { $0.state }
+    store.state
   }
 
   /// Says bye, stops listening and removes the socket file.
@@ -95,12 +95,5 @@ extension HostCore {
   func waitUntilStopped() async {
     if isStopped { return }
     await withCheckedContinuation { stopWaiters.append($0) }
-  }
-}
-
-extension UnixConnection: ClientChannel {
-  @usableFromInline
-  func setReadingPaused(_ paused: Bool) {
-    isReadingEnabled = !paused
   }
 }

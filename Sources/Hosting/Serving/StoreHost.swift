@@ -60,7 +60,7 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
   public static func start<R: Reducer>(
     app: String,
     initialState: State,
-    reducer: sending () -> R,
+    reducer: @escaping @Sendable () -> R,
     scopes: sending [HostedScope<State, Action>],
     configuration: HostConfiguration,
     withDependencies prepare: sending ((inout DependencyValues) -> Void)? = nil
@@ -68,14 +68,20 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
     Platform.tuneAllocator()
     let loop = EventLoop(name: "storehost")
     let counter = RevisionCounter()
+    let recorder = ReductionRecorder<Action>()
     let store = Store(
       initialState: initialState,
-      reducer: { RevisionCountingReducer(base: reducer(), counter: counter) },
-      withDependencies: prepare,
+      reducer: { HostReducer(base: reducer(), counter: counter, recorder: recorder) },
+      withDependencies: {
+        prepare?(&$0)
+        // Draws from uuid, date and random numbers inside a reduce are recorded with the
+        // action, so that it can be reduced again exactly (journal recovery, past states).
+        RecordingDependencies.install(into: &$0)
+      },
       executor: loop)
     let core = HostCore(
-      loop: loop, store: store, revision: counter, scopes: ScopeRegistry(scopes),
-      configuration: configuration, appName: app)
+      loop: loop, store: store, revision: counter, recorder: recorder,
+      scopes: ScopeRegistry(scopes), configuration: configuration, appName: app)
     counter.setObserver(core)
     do {
       try await core.startListening()

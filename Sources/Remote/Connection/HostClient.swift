@@ -302,10 +302,12 @@ public actor HostClient {
     if let handshake = self.handshake {
       self.handshake = nil
       switch message {
-      case .welcome(let version, let host, let app, let session):
+      case .welcome(let version, let host, let app, let session, let features):
         handshake.resume(
           returning: .success(
-            HostInfo(protocolVersion: version, host: host, app: app, session: session)))
+            HostInfo(
+              protocolVersion: version, host: host, app: app, session: session,
+              features: features)))
       case .error(_, let code, let message):
         handshake.resume(returning: .failure(.rejected(code: code, message: message)))
       default:
@@ -327,8 +329,11 @@ public actor HostClient {
       }
       self.reply(id, message)
     case .scopes(let id, _), .state(let id, _, _, _), .ack(let id, _), .ok(let id),
-      .pong(let id):
+      .pong(let id), .history(let id, _, _, _), .tailing(let id, _, _):
       self.reply(id, message)
+    case .entry, .entryGap:
+      // Pushes for tails (§8); this client does not open any.
+      break
     case .error(let id, let code, let text):
       if let id, let waiter = self.pending.removeValue(forKey: id) {
         waiter.resume(returning: .failure(.host(code: code, message: text)))

@@ -10,6 +10,8 @@ public struct HostInfo: Sendable, Hashable {
   public var app: String
   /// The session the host assigned to this connection.
   public var session: String
+  /// The optional parts of the protocol the host implements (`"history"`, `"durable"`).
+  public var features: [String]
 
   /// Describes a host.
   ///
@@ -18,11 +20,15 @@ public struct HostInfo: Sendable, Hashable {
   ///   - host: The host's name and version.
   ///   - app: The hosted app's name.
   ///   - session: The session id.
-  public init(protocolVersion: Int64, host: String, app: String, session: String) {
+  ///   - features: The optional protocol features the host lists in `welcome`.
+  public init(
+    protocolVersion: Int64, host: String, app: String, session: String, features: [String] = []
+  ) {
     self.protocolVersion = protocolVersion
     self.host = host
     self.app = app
     self.session = session
+    self.features = features
   }
 }
 

@@ -35,6 +35,13 @@ enum SmallString {
     return Self.make(low: words.low, high: words.high, count: count)
   }
 
+  /// The string of `count` ASCII bytes at `bytes`, built by ``make(_:_:)`` when it can be.
+  static func ascii(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> String {
+    count <= 15 && Self.isAvailable
+      ? Self.make(bytes, count)
+      : String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+  }
+
   /// The string of `count` (at most 15) ASCII bytes given as two words holding byte `i` at
   /// bits `8i..<8i+8` and zeros past `count`; check ``isAvailable`` first.
   @inline(__always)

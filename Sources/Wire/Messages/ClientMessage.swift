@@ -16,8 +16,9 @@ public enum ClientMessage: Sendable, Hashable {
   case hello(protocol: Int64?, client: String?)
   /// Lists the scopes the host exposes; answered by ``HostMessage/scopes(id:scopes:)``.
   case scopes(id: Int64)
-  /// Reads a scope's state once; answered by ``HostMessage/state(id:scope:rev:state:)``.
-  case get(id: Int64, scope: String)
+  /// Reads a scope's state once — now, or at the past revision `at` (§8) — answered by
+  /// ``HostMessage/state(id:scope:rev:state:)``.
+  case get(id: Int64, scope: String, at: Int64? = nil)
   /// Subscribes to a scope; answered by ``HostMessage/subscribed(id:sub:scope:rev:state:)``.
   case subscribe(id: Int64, scope: String)
   /// Ends a subscription; answered by ``HostMessage/ok(id:)``.
@@ -27,9 +28,19 @@ public enum ClientMessage: Sendable, Hashable {
   case send(id: Int64?, scope: String, action: JSON)
   /// Liveness check; answered by ``HostMessage/pong(id:)``.
   case ping(id: Int64)
+  /// Reads reduced actions (§8): those after `since`, or the last `limit` (default 100, at most
+  /// ``historyLimitMaximum``), only those sent to `scope` (a name or a pattern) when given;
+  /// answered by ``HostMessage/history(id:oldest:rev:entries:)``.
+  case history(id: Int64, since: Int64?, limit: Int64?, scope: String?)
+  /// Follows reduced actions as they happen (§8), from after `since` when given; answered by
+  /// ``HostMessage/tailing(id:sub:rev:)``, then ``HostMessage/entry(sub:entry:)`` pushes.
+  case tail(id: Int64, since: Int64?, scope: String?)
 
   /// The protocol version this module speaks.
   public static let protocolVersion: Int64 = 1
+
+  /// The most entries one `history` request returns (§8); a larger `limit` is read as this.
+  public static let historyLimitMaximum: Int64 = 10_000
 
   /// Decodes a message from its JSON form.
   ///
@@ -49,7 +60,9 @@ public enum ClientMessage: Sendable, Hashable {
     case (6, "scopes"):
       self = .scopes(id: try reader.int("id"))
     case (3, "get"):
-      self = .get(id: try reader.int("id"), scope: try reader.string("scope"))
+      self = .get(
+        id: try reader.int("id"), scope: try reader.string("scope"),
+        at: try reader.optionalInt("at"))
     case (9, "subscribe"):
       self = .subscribe(id: try reader.int("id"), scope: try reader.string("scope"))
     case (11, "unsubscribe"):
@@ -60,26 +73,54 @@ public enum ClientMessage: Sendable, Hashable {
         action: try reader.value("action"))
     case (4, "ping"):
       self = .ping(id: try reader.int("id"))
+    case (7, "history"):
+      let id = try reader.int("id")
+      let limit = try reader.optionalInt("limit")
+      if let limit, limit < 1 {
+        throw MessageError(
+          code: .badMessage, id: id,
+          message: "history: 'limit' must be at least 1 (at most \(Self.historyLimitMaximum))")
+      }
+      self = .history(
+        id: id, since: try reader.optionalInt("since"), limit: limit,
+        scope: try reader.optionalString("scope"))
+    case (4, "tail"):
+      self = .tail(
+        id: try reader.int("id"), since: try reader.optionalInt("since"),
+        scope: try reader.optionalString("scope"))
     default:
       throw reader.unknownType()
     }
   }
 
   /// The message `type`, e.g. `"subscribe"`.
-  public var type: String {
+  public var type: String { self.typeName }
+
+  /// The request's `id`, if it has one.
+  public var id: Int64? {
     switch self {
-    case .hello: "hello"
-    case .scopes: "scopes"
-    case .get: "get"
-    case .subscribe: "subscribe"
-    case .unsubscribe: "unsubscribe"
-    case .send: "send"
-    case .ping: "ping"
+    case .hello: nil
+    case .scopes(let id), .get(let id, _, _), .subscribe(let id, _), .unsubscribe(let id, _),
+      .ping(let id), .history(let id, _, _, _), .tail(let id, _, _):
+      id
+    case .send(let id, _, _): id
     }
   }
 
-  /// `{"type":"<type>"`, the start of the message's JSON text.
-  private var opening: StaticString {
+  /// The message as a JSON object, `type` first, optional members omitted when `nil`.
+  public var json: JSON { self.jsonObject }
+
+  /// Appends the message as one frame — length prefix and compact JSON — to `buffer`, writing
+  /// the JSON in place without building an intermediate ``JSON`` value.
+  ///
+  /// - Parameter buffer: The output buffer, e.g. a connection's outbound buffer.
+  public func encodeFrame(into buffer: inout [UInt8]) {
+    FrameEncoder.appendFrame(to: &buffer) { (out: inout [UInt8]) in self.writeJSON(into: &out) }
+  }
+}
+
+extension ClientMessage: ProtocolMessage {
+  var opening: StaticString {
     switch self {
     case .hello: #"{"type":"hello""#
     case .scopes: #"{"type":"scopes""#
@@ -88,68 +129,41 @@ public enum ClientMessage: Sendable, Hashable {
     case .unsubscribe: #"{"type":"unsubscribe""#
     case .send: #"{"type":"send""#
     case .ping: #"{"type":"ping""#
+    case .history: #"{"type":"history""#
+    case .tail: #"{"type":"tail""#
     }
   }
 
-  /// The request's `id`, if it has one.
-  public var id: Int64? {
-    switch self {
-    case .hello: nil
-    case .scopes(let id), .get(let id, _), .subscribe(let id, _), .unsubscribe(let id, _),
-      .ping(let id):
-      id
-    case .send(let id, _, _): id
-    }
-  }
-
-  /// The message as a JSON object, `type` first, optional members omitted when `nil`.
-  public var json: JSON {
-    var object: JSONObject = ["type": .string(self.type)]
+  func members<Sink: MessageSink>(into sink: inout Sink) {
     switch self {
     case .hello(let version, let client):
-      if let version { object["protocol"] = .int(version) }
-      if let client { object["client"] = .string(client) }
+      if let version { sink.member(#","protocol":"#, version) }
+      if let client { sink.member(#","client":"#, client) }
     case .scopes(let id), .ping(let id):
-      object["id"] = .int(id)
-    case .get(let id, let scope), .subscribe(let id, let scope):
-      object["id"] = .int(id)
-      object["scope"] = .string(scope)
+      sink.member(#","id":"#, id)
+    case .get(let id, let scope, let at):
+      sink.member(#","id":"#, id)
+      sink.member(#","scope":"#, scope)
+      if let at { sink.member(#","at":"#, at) }
+    case .subscribe(let id, let scope):
+      sink.member(#","id":"#, id)
+      sink.member(#","scope":"#, scope)
     case .unsubscribe(let id, let sub):
-      object["id"] = .int(id)
-      object["sub"] = .int(sub)
+      sink.member(#","id":"#, id)
+      sink.member(#","sub":"#, sub)
     case .send(let id, let scope, let action):
-      if let id { object["id"] = .int(id) }
-      object["scope"] = .string(scope)
-      object["action"] = action
-    }
-    return .object(object)
-  }
-
-  /// Appends the message as one frame — length prefix and compact JSON — to `buffer`, writing
-  /// the JSON in place without building an intermediate ``JSON`` value.
-  ///
-  /// - Parameter buffer: The output buffer, e.g. a connection's outbound buffer.
-  public func encodeFrame(into buffer: inout [UInt8]) {
-    FrameEncoder.appendFrame(to: &buffer) { (out: inout [UInt8]) in
-      JSONByteWriter.append(self.opening, into: &out)
-      switch self {
-      case .hello(let version, let client):
-        if let version { JSONByteWriter.member(#","protocol":"#, version, into: &out) }
-        if let client { JSONByteWriter.member(#","client":"#, client, into: &out) }
-      case .scopes(let id), .ping(let id):
-        JSONByteWriter.member(#","id":"#, id, into: &out)
-      case .get(let id, let scope), .subscribe(let id, let scope):
-        JSONByteWriter.member(#","id":"#, id, into: &out)
-        JSONByteWriter.member(#","scope":"#, scope, into: &out)
-      case .unsubscribe(let id, let sub):
-        JSONByteWriter.member(#","id":"#, id, into: &out)
-        JSONByteWriter.member(#","sub":"#, sub, into: &out)
-      case .send(let id, let scope, let action):
-        if let id { JSONByteWriter.member(#","id":"#, id, into: &out) }
-        JSONByteWriter.member(#","scope":"#, scope, into: &out)
-        JSONByteWriter.member(#","action":"#, action, into: &out)
-      }
-      out.append(UInt8(ascii: "}"))
+      if let id { sink.member(#","id":"#, id) }
+      sink.member(#","scope":"#, scope)
+      sink.member(#","action":"#, action)
+    case .history(let id, let since, let limit, let scope):
+      sink.member(#","id":"#, id)
+      if let since { sink.member(#","since":"#, since) }
+      if let limit { sink.member(#","limit":"#, limit) }
+      if let scope { sink.member(#","scope":"#, scope) }
+    case .tail(let id, let since, let scope):
+      sink.member(#","id":"#, id)
+      if let since { sink.member(#","since":"#, since) }
+      if let scope { sink.member(#","scope":"#, scope) }
     }
   }
 }

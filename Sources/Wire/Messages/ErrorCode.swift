@@ -25,4 +25,10 @@ public enum ErrorCode: String, Sendable, CaseIterable, Hashable {
   case notSubscribed = "not_subscribed"
   /// A configured limit was reached (connections, subscriptions per connection).
   case overloaded = "overloaded"
+  /// A `get` with `at` names a revision the host cannot reconstruct (no longer, or not yet);
+  /// the message names the oldest available one (§8).
+  case revisionUnavailable = "revision_unavailable"
+  /// The host cannot accept writes right now (its journal cannot be written); reads still
+  /// work (§9).
+  case unavailable = "unavailable"
 }

@@ -9,8 +9,9 @@
 /// > until the JSON Patch module is merged; the host converts them with
 /// > `JSONPatchOperation(json:)` / `.json`.
 public enum HostMessage: Sendable, Hashable {
-  /// The reply to a supported `hello`.
-  case welcome(protocol: Int64, host: String, app: String, session: String)
+  /// The reply to a supported `hello`. `features` lists the optional parts of the protocol the
+  /// host implements (`"history"` §8, `"durable"` §9); it is omitted from the frame when empty.
+  case welcome(protocol: Int64, host: String, app: String, session: String, features: [String] = [])
   /// The reply to `scopes`: every scope the host exposes.
   case scopes(id: Int64, scopes: [ScopeInfo])
   /// The reply to `get`: the scope's state at root revision `rev`.
@@ -32,6 +33,16 @@ public enum HostMessage: Sendable, Hashable {
   case error(id: Int64?, code: ErrorCode, message: String)
   /// The host is closing the connection, e.g. `reason` `"shutdown"`.
   case bye(reason: String)
+  /// The reply to `history` (§8): `entries` oldest first; `oldest` is the oldest revision the
+  /// host still retains, `rev` the current root revision.
+  case history(id: Int64, oldest: Int64, rev: Int64, entries: [HistoryEntry])
+  /// The reply to `tail` (§8): the tail's `sub` and the root revision when it started.
+  case tailing(id: Int64, sub: Int64, rev: Int64)
+  /// A push for a tail (§8): one reduced action.
+  case entry(sub: Int64, entry: HistoryEntry)
+  /// A push for a tail that fell behind (§8): the entries after `from` up to and including `to`
+  /// were skipped.
+  case entryGap(sub: Int64, from: Int64, to: Int64)
 
   /// The error reply for a message that failed to decode, echoing its `id`.
   ///
@@ -50,9 +61,18 @@ public enum HostMessage: Sendable, Hashable {
     let reader = try MessageReader(json)
     switch (reader.typeLength, reader.type) {
     case (7, "welcome"):
+      var features: [String] = []
+      if let list = reader.member("features"), list != .null {
+        for (index, feature) in try reader.array("features").enumerated() {
+          guard case .string(let name) = feature else {
+            throw reader.mistyped("features[\(index)]", "a string")
+          }
+          features.append(name)
+        }
+      }
       self = .welcome(
         protocol: try reader.int("protocol"), host: try reader.string("host"),
-        app: try reader.string("app"), session: try reader.string("session"))
+        app: try reader.string("app"), session: try reader.string("session"), features: features)
     case (6, "scopes"):
       let id = try reader.int("id")
       var scopes: [ScopeInfo] = []
@@ -92,6 +112,19 @@ public enum HostMessage: Sendable, Hashable {
       self = .error(id: id, code: code, message: try reader.string("message"))
     case (3, "bye"):
       self = .bye(reason: try reader.string("reason"))
+    case (7, "history"):
+      let (id, oldest, rev) = (try reader.int("id"), try reader.int("oldest"), try reader.int("rev"))
+      var entries: [HistoryEntry] = []
+      for (index, element) in try reader.array("entries").enumerated() {
+        entries.append(try HistoryEntry(json: element, path: "entries[\(index)]"))
+      }
+      self = .history(id: id, oldest: oldest, rev: rev, entries: entries)
+    case (7, "tailing"):
+      self = .tailing(id: try reader.int("id"), sub: try reader.int("sub"), rev: try reader.int("rev"))
+    case (5, "entry"):
+      self = .entry(sub: try reader.int("sub"), entry: try HistoryEntry(json: .object(reader.object)))
+    case (9, "entry_gap"):
+      self = .entryGap(sub: try reader.int("sub"), from: try reader.int("from"), to: try reader.int("to"))
     default:
       throw reader.unknownType()
     }
@@ -121,84 +154,10 @@ public enum HostMessage: Sendable, Hashable {
   }
 
   /// The message `type`, e.g. `"patch"`.
-  public var type: String {
-    switch self {
-    case .welcome: "welcome"
-    case .scopes: "scopes"
-    case .state: "state"
-    case .subscribed: "subscribed"
-    case .patch: "patch"
-    case .unsubscribed: "unsubscribed"
-    case .ack: "ack"
-    case .ok: "ok"
-    case .pong: "pong"
-    case .error: "error"
-    case .bye: "bye"
-    }
-  }
-
-  /// `{"type":"<type>"`, the start of the message's JSON text.
-  private var opening: StaticString {
-    switch self {
-    case .welcome: #"{"type":"welcome""#
-    case .scopes: #"{"type":"scopes""#
-    case .state: #"{"type":"state""#
-    case .subscribed: #"{"type":"subscribed""#
-    case .patch: #"{"type":"patch""#
-    case .unsubscribed: #"{"type":"unsubscribed""#
-    case .ack: #"{"type":"ack""#
-    case .ok: #"{"type":"ok""#
-    case .pong: #"{"type":"pong""#
-    case .error: #"{"type":"error""#
-    case .bye: #"{"type":"bye""#
-    }
-  }
+  public var type: String { self.typeName }
 
   /// The message as a JSON object, `type` first; an `error` without `id` has `"id":null`.
-  public var json: JSON {
-    var object: JSONObject = ["type": .string(self.type)]
-    switch self {
-    case .welcome(let version, let host, let app, let session):
-      object["protocol"] = .int(version)
-      object["host"] = .string(host)
-      object["app"] = .string(app)
-      object["session"] = .string(session)
-    case .scopes(let id, let scopes):
-      object["id"] = .int(id)
-      object["scopes"] = .array(scopes.map(\.json))
-    case .state(let id, let scope, let rev, let state):
-      object["id"] = .int(id)
-      object["scope"] = .string(scope)
-      object["rev"] = .int(rev)
-      object["state"] = state
-    case .subscribed(let id, let sub, let scope, let rev, let state):
-      object["id"] = .int(id)
-      object["sub"] = .int(sub)
-      object["scope"] = .string(scope)
-      object["rev"] = .int(rev)
-      object["state"] = state
-    case .patch(let sub, let base, let rev, let ops):
-      object["sub"] = .int(sub)
-      object["base"] = .int(base)
-      object["rev"] = .int(rev)
-      object["ops"] = .array(ops)
-    case .unsubscribed(let sub, let reason):
-      object["sub"] = .int(sub)
-      object["reason"] = .string(reason)
-    case .ack(let id, let rev):
-      object["id"] = .int(id)
-      object["rev"] = .int(rev)
-    case .ok(let id), .pong(let id):
-      object["id"] = .int(id)
-    case .error(let id, let code, let message):
-      object["id"] = id.map(JSON.int) ?? .null
-      object["code"] = .string(code.rawValue)
-      object["message"] = .string(message)
-    case .bye(let reason):
-      object["reason"] = .string(reason)
-    }
-    return .object(object)
-  }
+  public var json: JSON { self.jsonObject }
 
   /// Appends the message as one frame — length prefix and compact JSON — to `buffer`, writing
   /// the JSON in place without building an intermediate ``JSON`` value.
@@ -222,9 +181,7 @@ public enum HostMessage: Sendable, Hashable {
         writer.put("}")
       }
     default:
-      FrameEncoder.appendFrame(to: &buffer) { (out: inout [UInt8]) in
-        self.writePayload(into: &out)
-      }
+      FrameEncoder.appendFrame(to: &buffer) { (out: inout [UInt8]) in self.writeJSON(into: &out) }
     }
   }
 
@@ -237,75 +194,89 @@ public enum HostMessage: Sendable, Hashable {
   /// - Throws: ``FrameError/frameTooLarge(length:limit:)`` when the payload is too large.
   public func encodeFrame(into buffer: inout [UInt8], maxFrameSize: Int) throws(FrameError) {
     try FrameEncoder.appendFrame(to: &buffer, maxFrameSize: maxFrameSize) { out in
-      self.writePayload(into: &out)
+      self.writeJSON(into: &out)
+    }
+  }
+}
+
+extension HostMessage: ProtocolMessage {
+  var opening: StaticString {
+    switch self {
+    case .welcome: #"{"type":"welcome""#
+    case .scopes: #"{"type":"scopes""#
+    case .state: #"{"type":"state""#
+    case .subscribed: #"{"type":"subscribed""#
+    case .patch: #"{"type":"patch""#
+    case .unsubscribed: #"{"type":"unsubscribed""#
+    case .ack: #"{"type":"ack""#
+    case .ok: #"{"type":"ok""#
+    case .pong: #"{"type":"pong""#
+    case .error: #"{"type":"error""#
+    case .bye: #"{"type":"bye""#
+    case .history: #"{"type":"history""#
+    case .tailing: #"{"type":"tailing""#
+    case .entry: #"{"type":"entry""#
+    case .entryGap: #"{"type":"entry_gap""#
     }
   }
 
-  private func writePayload(into out: inout [UInt8]) {
-    JSONByteWriter.append(self.opening, into: &out)
+  func members<Sink: MessageSink>(into sink: inout Sink) {
     switch self {
-    case .welcome(let version, let host, let app, let session):
-      JSONByteWriter.member(#","protocol":"#, version, into: &out)
-      JSONByteWriter.member(#","host":"#, host, into: &out)
-      JSONByteWriter.member(#","app":"#, app, into: &out)
-      JSONByteWriter.member(#","session":"#, session, into: &out)
+    case .welcome(let version, let host, let app, let session, let features):
+      sink.member(#","protocol":"#, version)
+      sink.member(#","host":"#, host)
+      sink.member(#","app":"#, app)
+      sink.member(#","session":"#, session)
+      if !features.isEmpty { sink.member(#","features":"#, features.map(JSON.string)) }
     case .scopes(let id, let scopes):
-      JSONByteWriter.member(#","id":"#, id, into: &out)
-      JSONByteWriter.append(#","scopes":"#, into: &out)
-      out.append(UInt8(ascii: "["))
-      for (index, scope) in scopes.enumerated() {
-        if index > 0 { out.append(UInt8(ascii: ",")) }
-        JSONByteWriter.append(#"{"pattern":"#, into: &out)
-        JSONByteWriter.string(scope.pattern, into: &out)
-        JSONByteWriter.member(#","writable":"#, scope.writable, into: &out)
-        if let description = scope.description {
-          JSONByteWriter.member(#","description":"#, description, into: &out)
-        }
-        out.append(UInt8(ascii: "}"))
-      }
-      out.append(UInt8(ascii: "]"))
+      sink.member(#","id":"#, id)
+      sink.member(#","scopes":"#, scopes)
     case .state(let id, let scope, let rev, let state):
-      JSONByteWriter.member(#","id":"#, id, into: &out)
-      JSONByteWriter.member(#","scope":"#, scope, into: &out)
-      JSONByteWriter.member(#","rev":"#, rev, into: &out)
-      JSONByteWriter.member(#","state":"#, state, into: &out)
+      sink.member(#","id":"#, id)
+      sink.member(#","scope":"#, scope)
+      sink.member(#","rev":"#, rev)
+      sink.member(#","state":"#, state)
     case .subscribed(let id, let sub, let scope, let rev, let state):
-      JSONByteWriter.member(#","id":"#, id, into: &out)
-      JSONByteWriter.member(#","sub":"#, sub, into: &out)
-      JSONByteWriter.member(#","scope":"#, scope, into: &out)
-      JSONByteWriter.member(#","rev":"#, rev, into: &out)
-      JSONByteWriter.member(#","state":"#, state, into: &out)
+      sink.member(#","id":"#, id)
+      sink.member(#","sub":"#, sub)
+      sink.member(#","scope":"#, scope)
+      sink.member(#","rev":"#, rev)
+      sink.member(#","state":"#, state)
     case .patch(let sub, let base, let rev, let ops):
-      JSONByteWriter.member(#","sub":"#, sub, into: &out)
-      JSONByteWriter.member(#","base":"#, base, into: &out)
-      JSONByteWriter.member(#","rev":"#, rev, into: &out)
-      JSONByteWriter.append(#","ops":"#, into: &out)
-      out.append(UInt8(ascii: "["))
-      for (index, op) in ops.enumerated() {
-        if index > 0 { out.append(UInt8(ascii: ",")) }
-        JSONByteWriter.value(op, into: &out)
-      }
-      out.append(UInt8(ascii: "]"))
+      sink.member(#","sub":"#, sub)
+      sink.member(#","base":"#, base)
+      sink.member(#","rev":"#, rev)
+      sink.member(#","ops":"#, ops)
     case .unsubscribed(let sub, let reason):
-      JSONByteWriter.member(#","sub":"#, sub, into: &out)
-      JSONByteWriter.member(#","reason":"#, reason, into: &out)
+      sink.member(#","sub":"#, sub)
+      sink.member(#","reason":"#, reason)
     case .ack(let id, let rev):
-      JSONByteWriter.member(#","id":"#, id, into: &out)
-      JSONByteWriter.member(#","rev":"#, rev, into: &out)
+      sink.member(#","id":"#, id)
+      sink.member(#","rev":"#, rev)
     case .ok(let id), .pong(let id):
-      JSONByteWriter.member(#","id":"#, id, into: &out)
+      sink.member(#","id":"#, id)
     case .error(let id, let code, let message):
-      if let id {
-        JSONByteWriter.member(#","id":"#, id, into: &out)
-      } else {
-        JSONByteWriter.append(#","id":"#, into: &out)
-        JSONByteWriter.append("null", into: &out)
-      }
-      JSONByteWriter.member(#","code":"#, code.rawValue, into: &out)
-      JSONByteWriter.member(#","message":"#, message, into: &out)
+      if let id { sink.member(#","id":"#, id) } else { sink.member(#","id":"#, JSON.null) }
+      sink.member(#","code":"#, code.rawValue)
+      sink.member(#","message":"#, message)
     case .bye(let reason):
-      JSONByteWriter.member(#","reason":"#, reason, into: &out)
+      sink.member(#","reason":"#, reason)
+    case .history(let id, let oldest, let rev, let entries):
+      sink.member(#","id":"#, id)
+      sink.member(#","oldest":"#, oldest)
+      sink.member(#","rev":"#, rev)
+      sink.member(#","entries":"#, entries.map(\.json))
+    case .tailing(let id, let sub, let rev):
+      sink.member(#","id":"#, id)
+      sink.member(#","sub":"#, sub)
+      sink.member(#","rev":"#, rev)
+    case .entry(let sub, let entry):
+      sink.member(#","sub":"#, sub)
+      entry.members(into: &sink)
+    case .entryGap(let sub, let from, let to):
+      sink.member(#","sub":"#, sub)
+      sink.member(#","from":"#, from)
+      sink.member(#","to":"#, to)
     }
-    out.append(UInt8(ascii: "}"))
   }
 }

@@ -22,8 +22,16 @@ public struct ScopeInfo: Sendable, Hashable {
 
   /// The scope as a JSON object: `{"pattern":…,"writable":…,"description":…}`.
   public var json: JSON {
-    var object: JSONObject = ["pattern": .string(self.pattern), "writable": .bool(self.writable)]
-    if let description = self.description { object["description"] = .string(description) }
+    var object = JSONObject()
+    self.members(into: &object)
     return .object(object)
+  }
+
+  /// Passes the members to `sink`, `pattern` first (there is always one, so the text sink can
+  /// turn its comma into the object's opening brace).
+  func members<Sink: MessageSink>(into sink: inout Sink) {
+    sink.member(#","pattern":"#, self.pattern)
+    sink.member(#","writable":"#, self.writable)
+    if let description = self.description { sink.member(#","description":"#, description) }
   }
 }

@@ -210,7 +210,7 @@ actor FakeHost {
         ScopeInfo(pattern: $0, writable: $0 == "counter", description: "The \($0) scope.")
       }
       self.write(.scopes(id: id, scopes: infos), to: session)
-    case .get(let id, let scope):
+    case .get(let id, let scope, _):
       guard let state = self.lookUp(scope, id: id, session: session) else { return }
       self.write(.state(id: id, scope: scope, rev: self.revision, state: state), to: session)
     case .subscribe(let id, let scope):
@@ -239,6 +239,8 @@ actor FakeHost {
       if let id { self.write(.ack(id: id, rev: self.revision), to: session) }
     case .ping(let id):
       self.write(.pong(id: id), to: session)
+    case .history(let id, _, _, _), .tail(let id, _, _):
+      self.write(.error(id: id, code: .badMessage, message: "no history here"), to: session)
     }
   }
 

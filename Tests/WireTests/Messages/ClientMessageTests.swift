@@ -33,6 +33,14 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
       #"{"type":"send","scope":"counter","action":{"set":{"_0":-5}}}"#
     ),
     (.ping(id: Int64.max), #"{"type":"ping","id":9223372036854775807}"#),
+    (.get(id: 5, scope: "counter", at: 42), #"{"type":"get","id":5,"scope":"counter","at":42}"#),
+    (.history(id: 6, since: nil, limit: nil, scope: nil), #"{"type":"history","id":6}"#),
+    (
+      .history(id: 6, since: 40, limit: 10, scope: "todos/{id}"),
+      #"{"type":"history","id":6,"since":40,"limit":10,"scope":"todos/{id}"}"#
+    ),
+    (.tail(id: 8, since: nil, scope: nil), #"{"type":"tail","id":8}"#),
+    (.tail(id: 8, since: 3, scope: "counter"), #"{"type":"tail","id":8,"since":3,"scope":"counter"}"#),
   ]
 
   @Test(arguments: ClientMessageTests.cases)
@@ -306,7 +314,7 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
       ErrorCode.allCases.map(\.rawValue) == [
         "bad_frame", "frame_too_large", "bad_json", "hello_required", "unsupported_protocol",
         "bad_message", "unknown_scope", "scope_unavailable", "forbidden", "bad_action",
-        "not_subscribed", "overloaded",
+        "not_subscribed", "overloaded", "revision_unavailable", "unavailable",
       ])
     #expect(FrameError.emptyFrame.code == .badFrame)
     #expect(FrameError.frameTooLarge(length: 2, limit: 1).code == .frameTooLarge)

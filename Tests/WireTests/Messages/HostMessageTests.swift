@@ -12,6 +12,35 @@ import Testing
       #"{"type":"welcome","protocol":1,"host":"storehost/1.0","app":"shop","session":"7"}"#
     ),
     (
+      .welcome(
+        protocol: 1, host: "storehost/1.0", app: "shop", session: "7",
+        features: ["history", "durable"]),
+      #"{"type":"welcome","protocol":1,"host":"storehost/1.0","app":"shop","session":"7","features":["history","durable"]}"#
+    ),
+    (
+      .history(
+        id: 4, oldest: 1, rev: 43,
+        entries: [
+          HistoryEntry(
+            rev: 42, time: "2026-11-24T14:00:00.123Z",
+            origin: .client(session: "7", client: "storeclient/1.0", pid: 1234, uid: 1000),
+            scope: "counter", action: .object(["incrementButtonTapped": .object([:])])),
+          HistoryEntry(
+            rev: 43, time: "2026-11-24T14:00:01.000Z", origin: .effect, scope: nil,
+            action: .object(["counter": .object(["timerTick": .object([:])])])),
+        ]),
+      #"{"type":"history","id":4,"oldest":1,"rev":43,"entries":[{"rev":42,"time":"2026-11-24T14:00:00.123Z","origin":{"kind":"client","session":"7","client":"storeclient/1.0","pid":1234,"uid":1000},"scope":"counter","action":{"incrementButtonTapped":{}}},{"rev":43,"time":"2026-11-24T14:00:01.000Z","origin":{"kind":"effect"},"scope":null,"action":{"counter":{"timerTick":{}}}}]}"#
+    ),
+    (.tailing(id: 9, sub: 3, rev: 43), #"{"type":"tailing","id":9,"sub":3,"rev":43}"#),
+    (
+      .entry(
+        sub: 3,
+        entry: HistoryEntry(
+          rev: 44, time: "2026-11-24T14:00:02.000Z", origin: .host, scope: nil, action: nil)),
+      #"{"type":"entry","sub":3,"rev":44,"time":"2026-11-24T14:00:02.000Z","origin":{"kind":"host"},"scope":null,"action":null}"#
+    ),
+    (.entryGap(sub: 3, from: 44, to: 90), #"{"type":"entry_gap","sub":3,"from":44,"to":90}"#),
+    (
       .scopes(
         id: 1,
         scopes: [

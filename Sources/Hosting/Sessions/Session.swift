@@ -1,24 +1,4 @@
-import Synchronization
 import Wire
-
-/// What the host needs from a client's connection: a coalescing write path, backpressure and
-/// close. ``UnixConnection`` provides it in production.
-@usableFromInline
-protocol ClientChannel: AnyObject {
-  /// Bytes accepted by ``write(_:)`` but not yet taken by the kernel.
-  var outboundBytes: Int { get }
-  /// Whether the kernel refused queued bytes because the client is not reading.
-  var isBackedUp: Bool { get }
-  /// Queues bytes; they leave with everything else queued in this loop iteration.
-  func write(_ bytes: [UInt8])
-  /// Sends what is queued now, as far as the socket takes it without blocking.
-  func flush()
-  /// Stops (or resumes) reading requests, so a client that does not read its replies cannot
-  /// make the host buffer without bound.
-  func setReadingPaused(_ paused: Bool)
-  /// Flushes what it can of the queued bytes, then closes.
-  func close()
-}
 
 /// One client connection's protocol state. Confined to the host's event loop.
 ///
@@ -41,13 +21,13 @@ final class Session<State, Action> {
 
   @usableFromInline let id: Int
   @usableFromInline let channel: any ClientChannel
-  let processID: Int32
-  let userID: UInt32
+  @usableFromInline let processID: Int32
+  @usableFromInline let userID: UInt32
   @exclusivity(unchecked) @usableFromInline var phase = Phase.awaitingHello
   /// When the connection was accepted (monotonic seconds), for the hello timeout.
   let acceptedAt = Platform.monotonicSeconds()
   @usableFromInline var decoder: FrameDecoder
-  var clientName: String?
+  @usableFromInline var clientName: String?
 
   @usableFromInline var subscriptions: [Int64: Subscription<State, Action>] = [:] {
     didSet {
@@ -100,51 +80,5 @@ final class Session<State, Action> {
     self.processID = processID
     self.userID = userID
     self.decoder = FrameDecoder(maxFrameSize: maxFrameSize)
-  }
-}
-
-/// A subscription of one session to one concrete scope. Loop-confined like its session, and
-/// its push-path properties are `@exclusivity(unchecked)` for the same reason.
-@usableFromInline
-final class Subscription<State, Action> {
-  enum Target {
-    case host
-    case scope(BoundScope<State, Action>)
-  }
-
-  let id: Int64
-  let scopeName: String
-  let target: Target
-  /// The state last sent, for cheap change detection before any encoding.
-  @exclusivity(unchecked) var lastState: any ScopeState
-  /// The JSON last sent, the base of the next diff.
-  @exclusivity(unchecked) var lastJSON: JSON
-  /// The revision of the last message for this subscription: the next patch's `base`.
-  @exclusivity(unchecked) var lastRevision: Int64
-
-  init(
-    id: Int64, scopeName: String, target: Target, state: any ScopeState, json: JSON,
-    revision: Int64
-  ) {
-    self.id = id
-    self.scopeName = scopeName
-    self.target = target
-    self.lastState = state
-    self.lastJSON = json
-    self.lastRevision = revision
-  }
-}
-
-/// How many subscriptions all of a host's sessions hold, so that reducing actions schedules no
-/// push work at all while nobody watches. Written on the event loop only; atomic because the
-/// revision counter's observer reads it through a `nonisolated` entry point.
-@usableFromInline
-final class SubscriptionTally: Sendable {
-  private let count = Atomic<Int>(0)
-
-  @usableFromInline var value: Int { self.count.load(ordering: .relaxed) }
-
-  func add(_ delta: Int) {
-    if delta != 0 { self.count.add(delta, ordering: .relaxed) }
   }
 }

@@ -1,0 +1,233 @@
+import Wire
+
+/// Keeps every subscription's client up to date: computes the patches owed since each
+/// subscription's last message and queues them in its session's output.
+///
+/// Pushes are coalesced: the engine runs after a batch of requests (``syncAll(_:force:)``,
+/// scheduled by ``HostCore``), after effects, and before replies that must follow them
+/// (``releaseHeldReplies(_:)``: read your writes), each time from the last state sent to the
+/// current one. Watchers of the same scope share one child state, one encoding and one patch
+/// frame per sync (``SyncCache``). Clients that are not reading are skipped and catch up with
+/// one coalesced patch when they drain. A scope whose pushes are expensive waits a few times
+/// their cost before its next one.
+@usableFromInline
+final class PushEngine<State: Sendable, Action: Sendable> {
+  @usableFromInline let store: LoopStore<State, Action>
+  let revision: RevisionCounter
+  let output: SessionOutput<State, Action>
+  let statistics: HostStatistics
+  let log: HostLogger
+  /// The most bytes one frame may have.
+  let maxFrameSize: Int
+  /// How many times a costly push's duration its scope waits before the next push.
+  let costlyPushWaitFactor: Double
+
+  /// The revision the last ``syncAll(_:force:)`` brought everyone to.
+  private var syncedRevision: Int64 = 0
+  /// Per scope name: when an expensive scope may be pushed again (see `sync`).
+  private var scopeNotBefore: [String: Double] = [:]
+  /// A push that took longer than this (seconds) is costly (see `costlyPushWaitFactor`).
+  private static var costlySync: Double { 0.000_5 }
+
+  init(
+    store: LoopStore<State, Action>, revision: RevisionCounter,
+    output: SessionOutput<State, Action>, statistics: HostStatistics, log: HostLogger,
+    configuration: HostConfiguration
+  ) {
+    self.store = store
+    self.revision = revision
+    self.output = output
+    self.statistics = statistics
+    self.log = log
+    self.maxFrameSize = configuration.maxFrameSize
+    self.costlyPushWaitFactor = configuration.costlyPushWaitFactor
+  }
+
+  // MARK: - Syncing everyone
+
+  /// Brings every session's subscriptions up to the current revision (coalescing whatever
+  /// happened since their last push), skipping clients that are not reading.
+  ///
+  /// - Parameters:
+  ///   - sessions: Every session of the host.
+  ///   - force: Sync even if the revision did not move (scopes put off by their cost are due).
+  /// - Returns: When scopes put off by their cost may be synced, if any were: call again then,
+  ///   with `force`, even if no action arrives in between.
+  func syncAll(_ sessions: [Int: Session<State, Action>].Values, force: Bool) -> Double? {
+    let current = self.revision.value
+    guard current != self.syncedRevision || force else { return nil }
+    self.syncedRevision = current
+    let root = self.store.state
+    // Watchers of the same scope share one child state, one encoding and one patch frame.
+    let cache = SyncCache(now: Platform.monotonicSeconds())
+    for session in sessions where session.phase == .open && !session.subscriptions.isEmpty {
+      // A client whose socket is full is behind: rather than queue patches it would read
+      // stale, remember to push once, coalesced, when it has drained.
+      if session.channel.isBackedUp {
+        session.needsSync = true
+        continue
+      }
+      self.syncPushes(session, root: root, cache: cache)
+      // Sent now rather than at the end of the loop iteration: with many watchers, the first
+      // ones read their patch while the host is still writing to the others.
+      self.output.flush(session)
+      session.channel.flush()
+    }
+    return cache.deferredUntil
+  }
+
+  /// Pushes the `_host` figures to their watchers; run once a second (the figures change
+  /// without actions).
+  func pushHostFigures(_ sessions: [Int: Session<State, Action>].Values) {
+    let figures = self.statistics.figures()
+    let state = TypedScopeState(figures)
+    for session in sessions where session.phase == .open {
+      var wrote = false
+      for sub in session.subscriptions.values {
+        // Only with a new revision: a patch's `rev` always moves past its `base`.
+        guard case .host = sub.target, sub.lastRevision != self.revision.value,
+          !sub.lastState.isEqual(to: state)
+        else { continue }
+        if session.channel.isBackedUp {
+          session.needsSync = true
+          break
+        }
+        self.push(sub, state: state, json: self.statistics.json(figures), in: session, cache: nil)
+        wrote = true
+      }
+      if wrote { self.output.flush(session) }
+    }
+  }
+
+  // MARK: - Syncing one session
+
+  /// Sends owed pushes, then the replies that waited for them.
+  func releaseHeldReplies(_ session: Session<State, Action>) {
+    self.syncPushes(session)
+    if !session.heldReplies.isEmpty {
+      session.output.append(contentsOf: session.heldReplies)
+      session.heldReplies.removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// Appends a patch (or `unsubscribed`) for every subscription of `session` whose state
+  /// changed since its last message. Without a `cache` (replies: read your writes) every
+  /// scope is computed afresh and nothing waits for its cost.
+  @inlinable
+  func syncPushes(
+    _ session: Session<State, Action>, root: State? = nil, cache: SyncCache? = nil
+  ) {
+    guard !session.subscriptions.isEmpty else { return }
+    let root = root ?? self.store.state
+    var figures: HostFigures?
+    for sub in session.orderedSubscriptions {
+      self.sync(sub, in: session, root: root, figures: &figures, cache: cache)
+    }
+  }
+
+  /// Appends a patch (or `unsubscribed`) for `sub` if its state changed since its last message.
+  @usableFromInline
+  func sync(
+    _ sub: Subscription<State, Action>, in session: Session<State, Action>, root: State,
+    figures: inout HostFigures?, cache: SyncCache?
+  ) {
+    switch sub.target {
+    case .host:
+      // The figures change without actions (uptime); they are pushed with the next revision,
+      // so that a patch's `rev` always moves past its `base`.
+      guard sub.lastRevision != self.revision.value else { return }
+      let current = figures ?? self.statistics.figures()
+      figures = current
+      let state = TypedScopeState(current)
+      if !sub.lastState.isEqual(to: state) {
+        self.push(sub, state: state, json: self.statistics.json(current), in: session, cache: nil)
+      }
+    case .scope(let bound):
+      let shared = cache?.scopes[sub.scopeName]
+      if let shared, let state = shared.state,
+        let frame = shared.frame(sub: sub.id, base: sub.lastRevision)
+      {
+        // The hot path of a fan-out: another watcher of this scope at the same base already
+        // got this exact patch (or found nothing to send).
+        sub.lastState = state
+        guard !frame.isEmpty, let json = shared.json else { return }
+        session.output.append(contentsOf: frame)
+        sub.lastJSON = json
+        sub.lastRevision = self.revision.value
+        return
+      }
+      // A scope whose last push was expensive (a whole large collection re-encoded) waits a
+      // few times that cost before the next one, so that its watchers cannot make the host
+      // spend most of its time encoding: coalescing by cost, not only by batch. Replies
+      // (read your writes) never wait: they sync without a cache.
+      if let cache, let notBefore = self.scopeNotBefore[sub.scopeName], cache.now < notBefore {
+        cache.deferredUntil = min(cache.deferredUntil ?? notBefore, notBefore)
+        return
+      }
+      let started = cache == nil ? 0 : Platform.monotonicSeconds()
+      defer {
+        if cache != nil {
+          let cost = Platform.monotonicSeconds() - started
+          if cost > Self.costlySync {
+            self.scopeNotBefore[sub.scopeName] = started + cost * self.costlyPushWaitFactor
+          } else if self.scopeNotBefore[sub.scopeName] != nil {
+            self.scopeNotBefore[sub.scopeName] = nil
+          }
+        }
+      }
+      let scope = shared ?? SyncCache.Scope(state: bound.state(root))
+      if shared == nil { cache?.scopes[sub.scopeName] = scope }
+      guard let state = scope.state else {
+        session.subscriptions[sub.id] = nil
+        HostMessage.unsubscribed(sub: sub.id, reason: "scope_gone").encodeFrame(
+          into: &session.output)
+        self.log(.debug, "scope_gone session=\(session.id) sub=\(sub.id) scope=\(sub.scopeName)")
+        return
+      }
+      guard !sub.lastState.isEqual(to: state) else {
+        // Every watcher at this base has the same state: none of them needs anything.
+        if cache != nil { scope.frames.append((sub.id, sub.lastRevision, [])) }
+        return
+      }
+      let json: JSON
+      if let encoded = scope.json {
+        json = encoded
+      } else {
+        guard let encoded = try? state.json() else { return }
+        json = encoded
+        scope.json = encoded
+      }
+      self.push(sub, state: state, json: json, in: session, cache: scope)
+    }
+  }
+
+  /// Appends the patch from `sub`'s last JSON to `json`, and records its frame in `cache` for
+  /// the other watchers of the scope at the same base.
+  private func push(
+    _ sub: Subscription<State, Action>, state: any ScopeState, json: JSON,
+    in session: Session<State, Action>, cache: SyncCache.Scope?
+  ) {
+    let rev = self.revision.value
+    let ops = JSONPatch.diff(from: sub.lastJSON, to: json)
+    sub.lastState = state
+    guard !ops.isEmpty else {
+      cache?.frames.append((sub.id, sub.lastRevision, []))
+      return
+    }
+    let start = session.output.count
+    HostMessage.patch(sub: sub.id, base: sub.lastRevision, rev: rev, ops: ops.map(\.json))
+      .encodeFrame(into: &session.output)
+    if session.output.count - start - 4 > self.maxFrameSize {
+      // A patch this large cannot be sent; the subscription ends rather than diverge.
+      session.output.removeSubrange(start...)
+      session.subscriptions[sub.id] = nil
+      HostMessage.unsubscribed(sub: sub.id, reason: "frame_too_large").encodeFrame(
+        into: &session.output)
+      self.log(.warning, "session=\(session.id) sub=\(sub.id) ended: patch over the frame limit")
+      return
+    }
+    cache?.frames.append((sub.id, sub.lastRevision, Array(session.output[start...])))
+    sub.lastJSON = json
+    sub.lastRevision = rev
+  }
+}

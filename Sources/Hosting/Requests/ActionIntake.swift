@@ -1,0 +1,119 @@
+import Wire
+
+/// The one place where a client's action enters the root store: its scope is resolved, the
+/// action decoded, reduced, and acknowledged.
+///
+/// ```
+///   send{id, scope, action} ─▶ target ─▶ decode ─▶ reduce ─▶ acknowledge ─▶ ack{id, rev}
+///                              (the session's send cache       (a reply: it waits for the
+///                               skips both for a repeat)        pushes it must follow)
+/// ```
+///
+/// Reducing and acknowledging are separate steps, so that whatever must happen between them
+/// (an action written down before its `ack` leaves) has one place to go.
+@usableFromInline
+struct ActionIntake<State: Sendable, Action: Sendable> {
+  @usableFromInline let store: LoopStore<State, Action>
+  @usableFromInline let registry: ScopeRegistry<State, Action>
+  @usableFromInline let revision: RevisionCounter
+  @usableFromInline let statistics: HostStatistics
+  @usableFromInline let output: SessionOutput<State, Action>
+
+  /// Handles `send{id, scope, action}`: reduces the action and acknowledges it, or answers
+  /// the error that stopped it (nothing is reduced then).
+  @inlinable
+  func send(_ session: Session<State, Action>, id: Int64?, scope name: String, action json: JSON) {
+    guard let bound = self.target(session, id: id, scope: name) else { return }
+    // No copy of the root state is held across the reduce (it would make the reduce copy the
+    // state it mutates: a whole collection per element action).
+    if let exists = bound.exists, !exists(self.store.state) {
+      self.output.reply(
+        session,
+        .error(id: id, code: .scopeUnavailable, message: "'\(name)' does not exist right now"))
+      return
+    }
+    guard let action = self.decode(json, for: bound, session: session, id: id) else { return }
+    self.reduce(action, from: session, scope: name, json: json)
+    self.acknowledge(session, id: id)
+  }
+
+  /// The writable scope `name` names, from the session's send cache when it names the same.
+  @inlinable
+  func target(
+    _ session: Session<State, Action>, id: Int64?, scope name: String
+  ) -> BoundScope<State, Action>? {
+    if let cache = session.sendCache, cache.name == name { return cache.bound }
+    switch self.registry.lookup(name) {
+    case .host:
+      self.output.reply(session, .error(id: id, code: .forbidden, message: "'_host' is read-only"))
+    case .unknown:
+      self.output.reply(
+        session,
+        .error(
+          id: id, code: .unknownScope,
+          message: "no scope matches '\(name)'; 'scopes' lists the patterns"))
+    case .unavailable(let scope):
+      guard scope.isWritable else {
+        self.output.reply(
+          session, .error(id: id, code: .forbidden, message: "'\(scope.pattern)' is read-only"))
+        return nil
+      }
+      self.output.reply(
+        session,
+        .error(
+          id: id, code: .scopeUnavailable,
+          message: "'\(name)' names no element of '\(scope.pattern)'"))
+    case .scope(let scope, let found):
+      guard scope.isWritable, found.embed != nil else {
+        self.output.reply(
+          session, .error(id: id, code: .forbidden, message: "'\(scope.pattern)' is read-only"))
+        return nil
+      }
+      session.sendCache = Session.SendCache(name: name, bound: found)
+      return found
+    }
+    return nil
+  }
+
+  /// The root action for `json`, from the send cache when the session repeats its last one.
+  @inlinable
+  func decode(
+    _ json: JSON, for bound: BoundScope<State, Action>, session: Session<State, Action>,
+    id: Int64?
+  ) -> Action? {
+    if let cached = session.sendCache?.action, session.sendCache?.actionJSON == json {
+      return cached
+    }
+    let action: Action
+    do {
+      action = try bound.embed!(json)
+    } catch {
+      let message = (error as? ActionDecodingFailure)?.message ?? "action: \(error)"
+      self.output.reply(session, .error(id: id, code: .badAction, message: message))
+      return nil
+    }
+    session.sendCache?.actionJSON = json
+    session.sendCache?.action = action
+    return action
+  }
+
+  /// Reduces a client's action in the root store, now.
+  @inlinable
+  func reduce(
+    _ action: Action, from session: Session<State, Action>, scope: String, json: JSON
+  ) {
+    self.store.send(
+      action,
+      origin: .client(
+        session: session.id, client: session.clientName, pid: session.processID,
+        uid: session.userID),
+      scope: scope, json: json)
+    self.statistics.actionsFromClients += 1
+  }
+
+  /// Acknowledges the reduced action with the revision it produced (when the client asked).
+  @inlinable
+  func acknowledge(_ session: Session<State, Action>, id: Int64?) {
+    if let id { self.output.reply(session, .ack(id: id, rev: self.revision.value)) }
+  }
+}

@@ -1,0 +1,96 @@
+import Wire
+
+/// How a session's frames leave the host: replies held behind pushes, frame-size limits,
+/// the write, back-pressure and fatal errors.
+///
+/// A session builds its output in two buffers on the loop thread, then hands it to its
+/// channel once per batch:
+///
+/// ```
+///   replies ─▶ heldReplies ─┐   (released after the pushes they must follow: read your writes)
+///   pushes ──▶ output ◀─────┘ ─▶ flush ─▶ channel.write ─▶ one send at the end of the loop
+///                                           │
+///   outbound bytes > high-water mark ◀──────┘ ─▶ stop reading the client until it drains
+/// ```
+@usableFromInline
+struct SessionOutput<State, Action> {
+  /// The largest frame the host writes.
+  @usableFromInline let maxFrameSize: Int
+  /// Queued bytes above which a client's requests are no longer read.
+  @usableFromInline let highWaterMark: Int
+  @usableFromInline let log: HostLogger
+  @usableFromInline let statistics: HostStatistics
+
+  /// Queues a reply behind the pushes it must follow.
+  @inlinable
+  func reply(_ session: Session<State, Action>, _ message: HostMessage) {
+    if case .error(_, let code, let text) = message {
+      self.log(.warning, "session=\(session.id) \(code.rawValue): \(text)")
+    }
+    var id: Int64?
+    switch message {
+    case .state(let replyID, _, _, _), .scopes(let replyID, _): id = replyID
+    default: id = nil
+    }
+    _ = self.append(message, to: &session.heldReplies, id: id, scope: nil)
+  }
+
+  /// Encodes `message`, answering `frame_too_large` instead when it would exceed the limit.
+  ///
+  /// - Returns: Whether `message` itself was appended.
+  @inlinable
+  func append(
+    _ message: HostMessage, to buffer: inout [UInt8], id: Int64?, scope: String?
+  ) -> Bool {
+    let start = buffer.count
+    message.encodeFrame(into: &buffer)
+    let length = buffer.count - start - 4
+    guard length > self.maxFrameSize else { return true }
+    buffer.removeSubrange(start...)
+    let what = scope.map { "the state of '\($0)'" } ?? "the reply"
+    HostMessage.error(
+      id: id, code: .frameTooLarge,
+      message:
+        "\(what) would take \(length) bytes, over this host's \(self.maxFrameSize)-byte frame limit"
+    ).encodeFrame(into: &buffer)
+    return false
+  }
+
+  /// Answers a fatal protocol error and marks the connection to close after this batch.
+  @usableFromInline
+  func fail(_ session: Session<State, Action>, code: ErrorCode, id: Int64?, _ message: String) {
+    self.log(.warning, "session=\(session.id) \(code.rawValue): \(message); closing")
+    HostMessage.error(id: id, code: code, message: message).encodeFrame(into: &session.heldReplies)
+    session.phase = .closing
+  }
+
+  /// Answers a connection the host does not admit, then closes it.
+  func refuse(_ session: Session<State, Action>, _ message: HostMessage, because reason: String) {
+    self.log(.warning, "refused pid=\(session.processID) uid=\(session.userID): \(reason)")
+    message.encodeFrame(into: &session.output)
+    self.flush(session)
+    session.channel.close()
+  }
+
+  /// Hands what `session` has ready to its channel.
+  @inlinable
+  func flush(_ session: Session<State, Action>) {
+    guard !session.output.isEmpty else { return }
+    self.statistics.bytesOut += Int64(session.output.count)
+    session.channel.write(session.output)
+    session.output.removeAll(keepingCapacity: true)
+  }
+
+  /// Stops reading a client whose replies pile up unread, and resumes once they drained.
+  @inlinable
+  func updateBackpressure(_ session: Session<State, Action>) {
+    let backedUp = session.channel.outboundBytes > self.highWaterMark
+    if backedUp != session.isReadingPaused {
+      session.isReadingPaused = backedUp
+      session.channel.setReadingPaused(backedUp)
+      self.log(
+        .debug,
+        "session=\(session.id) reading \(backedUp ? "paused: client is not reading" : "resumed")")
+    }
+  }
+}
