@@ -12,8 +12,9 @@ import PackageDescription
 /// Where the library comes from.
 let architectureURL =
   Context.environment["ARCHITECTURE_PACKAGE_URL"]
-  ?? "file://" + Context.packageDirectory.split(separator: "/").dropLast(2).map { "/" + $0 }
-    .joined()
+  ?? "file://"
+  + Context.packageDirectory.split(separator: "/").dropLast(2).map { "/" + $0 }
+  .joined()
 
 /// SwiftPM names a package given by URL after the URL's last path component, lowercased,
 /// without `.git`.

@@ -37,7 +37,8 @@ final class Session<State, Action> {
   }
   /// ``subscriptions`` in the order they were made (by id), kept for the push path: rebuilt
   /// when a subscription comes or goes, read on every push.
-  @exclusivity(unchecked) @usableFromInline private(set) var orderedSubscriptions: [Subscription<State, Action>] = []
+  @exclusivity(unchecked) @usableFromInline
+  private(set) var orderedSubscriptions: [Subscription<State, Action>] = []
   /// The host's count of subscriptions over all sessions.
   let tally: SubscriptionTally
   var nextSubscriptionID: Int64 = 1
