@@ -284,7 +284,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     }
   }
 
-  private mutating func _renumber(from start: Int) {
+  mutating func _renumber(from start: Int) {
     guard start < self._ids.count else { return }
     self._renumber(in: start...(self._ids.count - 1))
   }

@@ -94,6 +94,7 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
           &state[keyPath: toPresentationState].wrappedValue!, destinationAction)
         if !effects.isNone {
           destinationEffects = effects.map { embed(.presented($0)) }
+            ._dismissing { embed(.dismiss) }
             ._scoped(in: navigationID(initialID))
         }
         parentEffects = parent(&state, action)

@@ -36,9 +36,11 @@
 /// are reduced in the order they are sent. The store captures the current dependencies when it
 /// is created (with the `withDependencies` overrides) and re-establishes those values around
 /// every reduce (as a thread-local reduce context: a task-local push inside a task costs more
-/// than the rest of a send) and around every effect (as the `DependencyValues.$current`
-/// task-local), whichever thread calls `send`; values not overridden resolve to `testValue`s
-/// in a test context (see ``DependencyValues``).
+/// than the rest of a send), whichever thread calls `send`. An effect runs with the values in
+/// force where the reducer created it (as the `DependencyValues.$current` task-local): the
+/// store's, with the overrides of any ``Reducer/dependency(_:_:)`` or `withDependencies` around
+/// the child that returned it. Values not overridden resolve to `testValue`s in a test context
+/// (see ``DependencyValues``).
 ///
 /// ## Performance
 ///

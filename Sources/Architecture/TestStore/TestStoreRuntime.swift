@@ -139,8 +139,12 @@ struct _TestReducer<State: Sendable, Action: Sendable>: Reducer {
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     let dependencies = self.runtime.dependencies
+    // Both the task-local and the reduce context (what `@Dependency` reads in a reducer, and
+    // what the effects it creates capture).
     let effect = DependencyValues.$current.withValue(dependencies) {
-      self.base(&state, action)
+      _ReduceContext.with(_DependencyBox(dependencies)) {
+        self.base(&state, action)
+      }
     }
     self.runtime.didReduce(action, state: state)
     if effect.isNone { return effect }
@@ -162,12 +166,12 @@ extension _Operation {
     switch self {
     case .none, .send, .cancel:
       return self
-    case .run(let priority, let body):
-      return .run(priority) { send in
+    case .run(let priority, let captured, let body):
+      // Work created in the reducer keeps the dependencies it captured there (the test store's,
+      // plus any overrides around the child that created it).
+      return .run(priority, captured ?? _DependencyBox(dependencies)) { send in
         await _TestStoreContext.$sendLocation.withValue(sendLocation) {
-          await DependencyValues.$current.withValue(dependencies) {
-            await body(send)
-          }
+          await body(send)
         }
       }
     case .merge(let operations):
