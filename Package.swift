@@ -15,6 +15,7 @@ import PackageDescription
 // speed across modules comes from `@inlinable` hot paths instead (bench/PROFILE.md), and test
 // targets need only `Architecture` to report TestStore failures (it finds XCTest and Swift
 // Testing at run time).
+
 let package = Package(
   name: "DistributedArchitecture",
   platforms: [.macOS(.v15)],
@@ -30,10 +31,19 @@ let package = Package(
   targets: [
     .target(name: "Architecture"),
     .target(name: "Examples", dependencies: ["Architecture"]),
+    // epoll, eventfd, <malloc.h> and the _GNU_SOURCE-only calls that Swift's Glibc module does
+    // not import, declared from the system's headers so that the compiler checks every call.
+    // Header-only (a module map), empty on other platforms.
+    .systemLibrary(name: "CSystemLinux"),
     .target(
       name: "Wire",
+      dependencies: [.target(name: "CSystemLinux", condition: .when(platforms: [.linux]))],
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-    .target(name: "Hosting", dependencies: ["Architecture", "Wire"]),
+    .target(
+      name: "Hosting",
+      dependencies: [
+        "Architecture", "Wire", .target(name: "CSystemLinux", condition: .when(platforms: [.linux])),
+      ]),
     .target(name: "ArgumentParsing"),
     .target(name: "Remote", dependencies: ["Architecture", "Wire"]),
     .executableTarget(name: "storehost", dependencies: ["Hosting", "Wire", "Examples", "ArgumentParsing"]),
@@ -46,7 +56,8 @@ let package = Package(
     .testTarget(name: "ExamplesTests", dependencies: ["Examples", "Architecture"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "HostingTests", dependencies: ["Hosting", "Wire", "Examples", "storehost"]),
-    .testTarget(name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples"]),
+    .testTarget(
+      name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples", "Architecture", "Hosting"]),
     .testTarget(
       name: "storeclientTests", dependencies: ["storeclient", "Remote", "Wire", "ArgumentParsing", "Examples"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),

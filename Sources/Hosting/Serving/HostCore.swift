@@ -11,7 +11,8 @@ import Wire
 ///   end of batch, effects, drain ─▶ PushEngine ─▶ patches ──────────┤
 ///                                                                   ▼
 ///                                            SessionOutput ─▶ the client's channel
-///   tick (1 s) ─▶ hello timeouts, HostStatistics, `_host` pushes
+///   after each read ─▶ InputBudget: over it, the largest holders are closed (`overloaded`)
+///   tick (1 s) ─▶ hello and frame timeouts, HostStatistics, `_host` pushes, MemoryReclaimer
 /// ```
 ///
 /// The core is an actor whose executor is the host's event loop, and the root ``Store`` runs
@@ -24,9 +25,7 @@ import Wire
 @usableFromInline
 final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   @usableFromInline nonisolated let loop: EventLoop
-  @usableFromInline nonisolated var unownedExecutor: UnownedSerialExecutor {
-    loop.asUnownedSerialExecutor()
-  }
+  @usableFromInline nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
   @usableFromInline let store: LoopStore<State, Action>
   @usableFromInline let revision: RevisionCounter
@@ -35,8 +34,10 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   @usableFromInline let log: HostLogger
 
   let admission: AdmissionPolicy
+  @usableFromInline let budget: InputBudget
+  @usableFromInline let reclaimer: MemoryReclaimer
   @usableFromInline let statistics: HostStatistics
-  @usableFromInline let output: SessionOutput<State, Action>
+  @usableFromInline let output: SessionOutput
   @usableFromInline let pushes: PushEngine<State, Action>
   @usableFromInline let router: RequestRouter<State, Action>
 
@@ -63,9 +64,11 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     let store = LoopStore(store: store, loop: loop, recorder: recorder)
     let log = HostLogger(level: configuration.logLevel)
     let statistics = HostStatistics(revision: revision, subscriptions: self.subscriptionTally)
-    let output = SessionOutput<State, Action>(
+    let reclaimer = MemoryReclaimer()
+    let output = SessionOutput(
       maxFrameSize: configuration.maxFrameSize,
-      highWaterMark: configuration.outboundHighWaterMark, log: log, statistics: statistics)
+      highWaterMark: configuration.outboundHighWaterMark, log: log, statistics: statistics,
+      reclaimer: reclaimer)
     let pushes = PushEngine(
       store: store, revision: revision, output: output, statistics: statistics, log: log,
       configuration: configuration)
@@ -76,6 +79,9 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     self.appName = appName
     self.log = log
     self.admission = AdmissionPolicy(configuration: configuration)
+    self.budget = InputBudget(
+      limit: configuration.maxBufferedBytes, frameTimeout: configuration.frameTimeout)
+    self.reclaimer = reclaimer
     self.statistics = statistics
     self.output = output
     self.pushes = pushes
@@ -125,6 +131,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       .info,
       "disconnect session=\(session.id) subscriptions=\(session.subscriptions.count) (\(reason))")
     session.subscriptions.removeAll()
+    // Its unfinished frame and its largest write (the channel's buffer) are freed with it.
+    reclaimer.noteRelease(budget.release(session) + session.largestWrite)
   }
 
   /// Handles every complete frame in `bytes`, then answers the whole batch in one write.
@@ -132,6 +140,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   func didRead(session id: Int, _ bytes: UnsafeRawBufferPointer) {
     guard let session = sessions[id], session.phase != .closing else { return }
     statistics.bytesIn += Int64(bytes.count)
+    session.bytesReceived += Int64(bytes.count)
     session.decoder.append(bytes)
     let revisionBefore = revision.value
     do {
@@ -150,8 +159,26 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
           "a frame announces \(length) bytes; this host accepts at most \(limit)")
       }
     }
+    let finished = budget.account(session)
+    if finished >= 1 << 20 { reclaimer.noteRelease(finished) }
     finishBatch(session)
+    if budget.isOverdrawn { closeLargestHolders() }
     if revision.value != revisionBefore { scheduleSync() }
+  }
+
+  /// Closes the connections holding the most unfinished frames until the clients' buffered
+  /// bytes are back under the budget.
+  @usableFromInline
+  func closeLargestHolders() {
+    let total = budget.buffered
+    for session in budget.evictions(sessions.values) {
+      output.fail(
+        session, code: .overloaded, id: nil,
+        "the host holds \(total) bytes of unfinished frames from its clients, over its limit of "
+          + "\(budget.limit) (--max-buffered); this connection held \(session.bufferedBytes) of "
+          + "them, among the most, so it is closed; send each frame whole, without pausing")
+      finishBatch(session)
+    }
   }
 
   /// A backed-up client drained its queue: resume reading and send what it missed.
@@ -172,8 +199,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   func finishBatch(_ session: Session<State, Action>) {
     if session.phase != .closing || !session.heldReplies.isEmpty {
       if session.phase == .open { pushes.syncPushes(session) }
-      session.output.append(contentsOf: session.heldReplies)
-      session.heldReplies.removeAll(keepingCapacity: true)
+      output.appendHeldReplies(session)
     }
     output.flush(session)
     if session.phase == .closing {
@@ -183,8 +209,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     }
   }
 
-  /// Drops connections that never said hello, and pushes the `_host` figures to their
-  /// watchers; run once a second.
+  /// Drops connections that never said hello and frames that stopped arriving, pushes the
+  /// `_host` figures to their watchers, and gives freed memory back; run once a second.
   func tick() {
     let now = Platform.monotonicSeconds()
     for session in sessions.values where admission.isHelloOverdue(session, now: now) {
@@ -193,8 +219,21 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
         "no hello within \(Int(configuration.helloTimeout)) s of connecting")
       finishBatch(session)
     }
+    for session in sessions.values where budget.isStalled(session, now: now) {
+      output.fail(
+        session, code: .badFrame, id: nil,
+        "a frame stalled: \(session.bufferedBytes) bytes of it arrived, then none for "
+          + "\(Int(budget.frameTimeout)) s (--frame-timeout); send each frame whole, without pausing")
+      finishBatch(session)
+    }
     statistics.tick()
     pushes.pushHostFigures(sessions.values)
+    pushes.dropStaleVersions(sessions.values)
+    let trimStarted = Platform.monotonicSeconds()
+    if reclaimer.trimIfDue(now: trimStarted) {
+      let milliseconds = Int((Platform.monotonicSeconds() - trimStarted) * 1000)
+      log(.debug, "gave freed memory back to the system (\(milliseconds) ms)")
+    }
   }
 
   // MARK: - Pushes
