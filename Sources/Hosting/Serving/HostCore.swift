@@ -25,7 +25,9 @@ import Wire
 @usableFromInline
 final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   @usableFromInline nonisolated let loop: EventLoop
-  @usableFromInline nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+  @usableFromInline nonisolated var unownedExecutor: UnownedSerialExecutor {
+    loop.asUnownedSerialExecutor()
+  }
 
   @usableFromInline let store: LoopStore<State, Action>
   @usableFromInline let revision: RevisionCounter
