@@ -10,6 +10,7 @@ import Wire
 ///                       (nothing to replay: answered at once)    (the connection's later
 ///                                                                 requests wait for it)
 /// ```
+@usableFromInline
 struct HistoryService<State: Sendable, Action: Sendable> {
   let store: LoopStore<State, Action>
   let source: any HistorySource<State, Action>
@@ -24,7 +25,7 @@ struct HistoryService<State: Sendable, Action: Sendable> {
   let hostLog: HostLogger
 
   /// The feature name `welcome` lists.
-  static var feature: String { "history" }
+  @usableFromInline static var feature: String { "history" }
 
   /// The entries a `history` request gets when it gives no `limit`.
   static var defaultLimit: Int { 100 }
@@ -32,6 +33,7 @@ struct HistoryService<State: Sendable, Action: Sendable> {
   // MARK: - history
 
   /// Answers `history{id, since, limit, scope}`.
+  @usableFromInline
   func history(
     _ session: Session<State, Action>, id: Int64, since: Int64?, limit: Int64?, scope: String?
   ) {
@@ -79,6 +81,7 @@ struct HistoryService<State: Sendable, Action: Sendable> {
 
   /// Answers `tail{id, since, scope}`: `tailing`, then the entries after `since` (or after
   /// now) as the tail's pushes.
+  @usableFromInline
   func tail(_ session: Session<State, Action>, id: Int64, since: Int64?, scope: String?) {
     let held = session.subscriptions.count + session.tails.count
     guard held < self.configuration.maxSubscriptionsPerConnection else {
@@ -110,6 +113,7 @@ struct HistoryService<State: Sendable, Action: Sendable> {
   /// Ends the tail `sub` of `session`, if it has one: its last entries go first, then `ok`.
   ///
   /// - Returns: Whether `sub` was a tail.
+  @usableFromInline
   func unsubscribe(_ session: Session<State, Action>, id: Int64, sub: Int64) -> Bool {
     guard let index = session.tails.firstIndex(where: { $0.id == sub }) else { return false }
     self.pushes.releaseHeldReplies(session)
@@ -130,6 +134,7 @@ struct HistoryService<State: Sendable, Action: Sendable> {
 
   /// Answers `get{id, scope, at}`: the scope's state at revision `at`, rebuilt off the loop
   /// when actions must be replayed (the connection's later requests wait for it).
+  @usableFromInline
   func get(_ session: Session<State, Action>, id: Int64, scope name: String, at revision: Int64) {
     let bound: BoundScope<State, Action>
     switch self.registry.lookup(name) {

@@ -3,6 +3,7 @@ import Wire
 extension HostCore {
   /// Connects the history's callbacks to the core; called once by ``StoreHost/start``, before
   /// the host reduces or listens.
+  @usableFromInline
   func connectHistory() {
     history?.log.scheduler = self
     history?.builder.setReceiver(self)

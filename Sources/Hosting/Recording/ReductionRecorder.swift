@@ -20,6 +20,7 @@ import Wire
 /// synchronous methods, none of which holds an `inout` access across a call that could reach
 /// the recorder again — so the dynamic check (a thread-local access-set insert per access)
 /// could never fire.
+@usableFromInline
 final class ReductionRecorder<Action>: @unchecked Sendable {
   private var sinks: [any ReductionSink<Action>] = []
   /// The history's records and their actions, appended directly (see ``RecordLog``).
@@ -34,7 +35,7 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   @exclusivity(unchecked) private var expectedAction: JSON?
   private let tape = DrawTape()
 
-  init() {}
+  @usableFromInline init() {}
 
   /// Whether anything listens (when nothing does, reduces are not recorded at all).
   var isRecording: Bool { self.isActive }
@@ -55,6 +56,7 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   }
 
   /// Announces the origin of the next action the store reduces.
+  @usableFromInline
   func expect(_ origin: ReductionOrigin, scope: String? = nil, action: JSON? = nil) {
     guard self.isActive else { return }
     self.expectedOrigin = origin
@@ -70,7 +72,7 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   }
 
   /// Runs one reduce (`body`), recording what it drew, then tells the sinks.
-  @inline(__always)
+  @usableFromInline @inline(__always)
   func record<R>(_ action: Action, revision: () -> Int64, _ body: () -> R) -> R {
     guard self.isActive else { return body() }
     self.tape.reset()

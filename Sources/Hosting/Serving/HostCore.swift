@@ -22,38 +22,42 @@ import Wire
 /// batch at a time, so actions from all connections and effects are reduced one at a time,
 /// in arrival order per connection. The parts the core routes to are plain values and
 /// classes confined to the loop with it.
-actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistoryScheduler,
+@usableFromInline
+final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistoryScheduler,
   PastStateReceiver
 {
-  nonisolated let loop: EventLoop
-  nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+  @usableFromInline nonisolated let loop: EventLoop
+  @usableFromInline nonisolated var unownedExecutor: UnownedSerialExecutor {
+    loop.asUnownedSerialExecutor()
+  }
 
-  let store: LoopStore<State, Action>
-  let revision: RevisionCounter
-  let configuration: HostConfiguration
-  let appName: String
-  let log: HostLogger
+  @usableFromInline let store: LoopStore<State, Action>
+  @usableFromInline let revision: RevisionCounter
+  @usableFromInline let configuration: HostConfiguration
+  @usableFromInline let appName: String
+  @usableFromInline let log: HostLogger
 
   let admission: AdmissionPolicy
-  let budget: InputBudget
-  let reclaimer: MemoryReclaimer
-  let statistics: HostStatistics
-  let output: SessionOutput
-  let pushes: PushEngine<State, Action>
-  let router: RequestRouter<State, Action>
+  @usableFromInline let budget: InputBudget
+  @usableFromInline let reclaimer: MemoryReclaimer
+  @usableFromInline let statistics: HostStatistics
+  @usableFromInline let output: SessionOutput
+  @usableFromInline let pushes: PushEngine<State, Action>
+  @usableFromInline let router: RequestRouter<State, Action>
   /// The history (PROTOCOL.md §8); `nil` when the host keeps none (`historyLimit` 0).
   let history: HistoryService<State, Action>?
 
-  private(set) var sessions: [Int: Session<State, Action>] = [:]
+  @usableFromInline var sessions: [Int: Session<State, Action>] = [:]
   /// Subscriptions over all sessions: with none, reduced actions schedule no sync.
-  nonisolated let subscriptionTally = SubscriptionTally()
+  @usableFromInline nonisolated let subscriptionTally = SubscriptionTally()
   private var nextSessionID = 1
   private var isShuttingDown = false
   private var deferredSyncScheduled = false
-  var listener: UnixListener?
+  @usableFromInline var listener: UnixListener?
   var isStopped = false
   var stopWaiters: [CheckedContinuation<Void, Never>] = []
 
+  @usableFromInline
   init(
     loop: EventLoop,
     store: Store<State, Action>,
@@ -62,8 +66,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistorySche
     scopes: ScopeRegistry<State, Action>,
     configuration: HostConfiguration,
     appName: String,
-    history historyLog: HistoryLog<State, Action>? = nil,
-    pastStates: PastStateBuilder<State, Action>? = nil
+    history parts: HistoryParts<State, Action>? = nil
   ) {
     let store = LoopStore(store: store, loop: loop, recorder: recorder)
     let log = HostLogger(level: configuration.logLevel)
@@ -77,7 +80,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistorySche
       store: store, revision: revision, output: output, statistics: statistics, log: log,
       configuration: configuration)
     var history: HistoryService<State, Action>?
-    if let historyLog, let pastStates {
+    if let historyLog = parts?.log, let pastStates = parts?.builder {
       let tails = TailPump(
         source: historyLog, output: output, maxFrameSize: configuration.maxFrameSize)
       pushes.tails = tails
@@ -115,6 +118,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistorySche
 
   /// Admits a new connection, or refuses it (answered, then closed) when the admission policy
   /// says so. Returns the session to route later events to.
+  @usableFromInline
   func accept(
     channel: any ClientChannel, processID: Int32, userID: UInt32
   ) -> Session<State, Action>? {
@@ -137,6 +141,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistorySche
   }
 
   /// Forgets a closed connection and its subscriptions.
+  @usableFromInline
   func didClose(session id: Int, reason: String) {
     guard let session = sessions.removeValue(forKey: id) else { return }
     statistics.connections = sessions.count
@@ -151,6 +156,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistorySche
   }
 
   /// Handles every complete frame in `bytes`, then answers the whole batch in one write.
+  @inlinable
   func didRead(session id: Int, _ bytes: UnsafeRawBufferPointer) {
     guard let session = sessions[id], session.phase != .closing else { return }
     statistics.bytesIn += Int64(bytes.count)
@@ -164,6 +170,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistorySche
   /// After a batch of frames was handled: accounts the bytes still buffered, answers the batch,
   /// closes the largest holders of unfinished frames if the budget is overdrawn, and schedules
   /// the pushes of the revisions reduced.
+  @usableFromInline
   func endBatch(_ session: Session<State, Action>, revisionBefore: Int64) {
     let finished = budget.account(session)
     if finished >= 1 << 20 { reclaimer.noteRelease(finished) }
@@ -174,6 +181,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistorySche
 
   /// Handles the complete frames buffered for `session`, in order — until one of them must be
   /// answered before the next is read (a `get` with `at` being rebuilt off the loop).
+  @usableFromInline
   func handleFrames(_ session: Session<State, Action>) {
     do {
       while session.phase != .closing, session.pendingPastState == nil,
@@ -197,7 +205,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistorySche
 
   /// Closes the connections holding the most unfinished frames until the clients' buffered
   /// bytes are back under the budget.
-  private func closeLargestHolders() {
+  @usableFromInline
+  func closeLargestHolders() {
     let total = budget.buffered
     for session in budget.evictions(sessions.values) {
       output.fail(
@@ -210,6 +219,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistorySche
   }
 
   /// A backed-up client drained its queue: resume reading and send what it missed.
+  @usableFromInline
   func didDrain(session id: Int) {
     guard let session = sessions[id], session.phase == .open else { return }
     if session.needsSync {
@@ -226,11 +236,12 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistorySche
 
   /// Ends a batch: owed pushes, then the held replies, leave in one write; a failed session
   /// closes, others are paused or resumed by their back-pressure.
+  @inlinable
   func finishBatch(_ session: Session<State, Action>) {
     if session.phase != .closing || !session.heldReplies.isEmpty {
       if session.phase == .open {
         pushes.syncPushes(session)
-        pushes.tails?.pump(session, beforeReplies: !session.heldReplies.isEmpty)
+        pushes.pumpTails(session, beforeReplies: !session.heldReplies.isEmpty)
       }
       output.appendHeldReplies(session)
     }
@@ -271,6 +282,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistorySche
 
   // MARK: - Pushes
 
+  @inlinable
   func scheduleSync() {
     guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
@@ -279,6 +291,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistorySche
   }
 
   /// Called by the revision counter when an effect's action changed the state.
+  @usableFromInline
   nonisolated func stateDidChange() {
     guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
@@ -287,6 +300,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistorySche
   }
 
   /// Brings every session's subscriptions up to the current revision.
+  @usableFromInline
   func syncAll(force: Bool = false) {
     revision.clearSyncScheduled()
     if let deferredUntil = pushes.syncAll(sessions.values, force: force) {

@@ -28,11 +28,12 @@ import Wire
 public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
   /// The socket path the host listens on.
   public let socketPath: String
-  let loop: EventLoop
-  let core: HostCore<State, Action>
+  @usableFromInline let loop: EventLoop
+  @usableFromInline let core: HostCore<State, Action>
   private let ticker: Task<Void, Never>
 
-  private init(socketPath: String, loop: EventLoop, core: HostCore<State, Action>) {
+  @usableFromInline
+  init(socketPath: String, loop: EventLoop, core: HostCore<State, Action>) {
     self.socketPath = socketPath
     self.loop = loop
     self.core = core
@@ -55,6 +56,7 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
   ///   - prepare: Dependency overrides for the root store and its effects.
   /// - Throws: ``HostStartError`` when another host is listening on the path, the socket
   ///   cannot be created, or the configuration's limits contradict each other.
+  @inlinable
   public static func start<R: Reducer>(
     app: String,
     initialState: State,
@@ -88,20 +90,13 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
       executor: loop)
     // The history: every reduced action is recorded, and past states are rebuilt by replaying
     // records with the same reducer and dependencies, on a thread of their own.
-    var history: HistoryLog<State, Action>?
-    var pastStates: PastStateBuilder<State, Action>?
-    if configuration.historyLimit > 0 {
-      let log = HistoryLog<State, Action>(
-        capacity: configuration.historyLimit, initialState: initialState, revision: counter.value)
-      recorder.record(into: log.log, actions: log.actions)
-      history = log
-      pastStates = PastStateBuilder(
-        loop: loop, replayer: Replayer(reducer: reducer, dependencies: storeDependencies))
-    }
+    let history = HistoryParts.make(
+      configuration: configuration, initialState: initialState, revision: counter.value,
+      loop: loop, recorder: recorder, reducer: reducer, dependencies: storeDependencies)
     let core = HostCore(
       loop: loop, store: store, revision: counter, recorder: recorder,
       scopes: ScopeRegistry(scopes), configuration: configuration, appName: app,
-      history: history, pastStates: pastStates)
+      history: history)
     counter.setObserver(core)
     await core.connectHistory()
     do {
