@@ -27,7 +27,7 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   @exclusivity(unchecked) private var log: RecordLog?
   @exclusivity(unchecked) private var actions: ActionStore<Action>?
   /// Whether there is a sink or a log.
-  @exclusivity(unchecked) private var isActive = false
+  @usableFromInline @exclusivity(unchecked) var isActive = false
   /// Whether ``sinks`` holds any.
   @exclusivity(unchecked) private var hasSinks = false
   @exclusivity(unchecked) private var expectedOrigin: ReductionOrigin?
@@ -72,18 +72,35 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   }
 
   /// Runs one reduce (`body`), recording what it drew, then tells the sinks.
-  @usableFromInline @inline(__always)
+  ///
+  /// Inlinable, so that the reduce runs in the caller's specialized code; the recording
+  /// around it is out of line (``beginRecording()``, ``finishRecording(_:revision:previous:)``).
+  @inlinable @inline(__always)
   func record<R>(_ action: Action, revision: () -> Int64, _ body: () -> R) -> R {
     guard self.isActive else { return body() }
-    self.tape.reset()
-    let previous = ThreadLocalTape.enter(self.tape)
+    let previous = self.beginRecording()
     let result = body()
+    self.finishRecording(action, revision: revision(), previous: previous)
+    return result
+  }
+
+  /// Readies the draw tape for a reduce and makes it this thread's.
+  ///
+  /// - Returns: The thread's previous tape, for ``finishRecording(_:revision:previous:)``.
+  @usableFromInline
+  func beginRecording() -> UnsafeMutableRawPointer? {
+    self.tape.reset()
+    return ThreadLocalTape.enter(self.tape)
+  }
+
+  /// Records the reduced `action`, which produced `revision`, with its origin and draws.
+  @usableFromInline
+  func finishRecording(_ action: Action, revision: Int64, previous: UnsafeMutableRawPointer?) {
     ThreadLocalTape.leave(restoring: previous)
     let origin = self.expectedOrigin ?? .effect
     let scope = self.expectedScope
     let scopeAction = self.expectedAction
     self.cancelExpectation()
-    let revision = revision()
     let time = WallClock.milliseconds()
     if let log = self.log, let actions = self.actions {
       actions.append(action)
@@ -98,6 +115,5 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
         action: action, draws: self.tape.draws)
       for sink in self.sinks { sink.didReduce(reduction) }
     }
-    return result
   }
 }

@@ -170,7 +170,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
   /// After a batch of frames was handled: accounts the bytes still buffered, answers the batch,
   /// closes the largest holders of unfinished frames if the budget is overdrawn, and schedules
   /// the pushes of the revisions reduced.
-  @usableFromInline
+  @inlinable
   func endBatch(_ session: Session<State, Action>, revisionBefore: Int64) {
     let finished = budget.account(session)
     if finished >= 1 << 20 { reclaimer.noteRelease(finished) }
@@ -181,10 +181,10 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
 
   /// Handles the complete frames buffered for `session`, in order — until one of them must be
   /// answered before the next is read (a `get` with `at` being rebuilt off the loop).
-  @usableFromInline
+  @inlinable
   func handleFrames(_ session: Session<State, Action>) {
     do {
-      while session.phase != .closing, session.pendingPastState == nil,
+      while session.phase != .closing, !session.isAwaitingPastState,
         let frame = try session.decoder.nextFrame()
       {
         router.handle(frame: frame, from: session)
@@ -241,7 +241,10 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     if session.phase != .closing || !session.heldReplies.isEmpty {
       if session.phase == .open {
         pushes.syncPushes(session)
-        pushes.pumpTails(session, beforeReplies: !session.heldReplies.isEmpty)
+        // Only with tails open: reaching the tail pump costs metadata lookups in generic code.
+        if session.hasTails {
+          pushes.pumpTails(session, beforeReplies: !session.heldReplies.isEmpty)
+        }
       }
       output.appendHeldReplies(session)
     }

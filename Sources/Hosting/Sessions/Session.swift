@@ -45,6 +45,8 @@ final class Session<State, Action> {
   /// The connection's `tail`s (PROTOCOL.md §8), in the order they were opened (by id). They
   /// share the subscription ids and count against the subscription limit.
   var tails: [Tail] = []
+  /// Whether the connection has a tail open.
+  @usableFromInline var hasTails: Bool { !self.tails.isEmpty }
   /// Whether tails stopped short because the client was not reading (resumed on drain).
   var needsTailPump = false
   /// A `get` with `at` whose past state is being rebuilt off the loop: the connection's later
