@@ -24,6 +24,7 @@ extension IdentifiedArray {
       kept.append(self._elements[index])
       keptIDs.append(self._ids[index])
     }
+    if self._mustRecord() { self._recordRemovals(keeping: keptIDs) }
     self._replaceAll(elements: kept, ids: keptIDs)
   }
 
@@ -57,6 +58,8 @@ extension IdentifiedArray {
     }
     let insertion = destination - source.count { $0 < destination }
     kept.insert(contentsOf: moved, at: insertion)
+    // A reorder is not recorded move by move: watchers take the whole collection again.
+    if self._mustRecord() { self._restartLog() }
     self._replaceAll(elements: kept.map(\.0), ids: kept.map(\.1))
   }
 

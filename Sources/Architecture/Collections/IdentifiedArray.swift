@@ -31,6 +31,10 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   @usableFromInline var _positions: [ID: Int]
   @usableFromInline var _base = 0
   let _idPath: KeyPath<Element, ID> & Sendable
+  // The change log this value's mutations are recorded in while it is shared, and the version
+  // of it this value is at (see IdentifiedArray+Changes.swift).
+  @usableFromInline var _log: _IdentifiedArrayChangeLog<ID, Element>
+  @usableFromInline var _version = 0
 
   /// Creates an identified array from elements whose ids are unique.
   ///
@@ -42,6 +46,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     id: KeyPath<Element, ID> & Sendable
   ) where S.Element == Element {
     self._idPath = id
+    self._log = _IdentifiedArrayChangeLog()
     self._elements = []
     self._ids = []
     self._positions = [:]
@@ -83,11 +88,13 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     }
     _modify {
       if let index = self.index(id: id) {
+        let old: Element? = self._mustRecord() ? self._elements[index]! : nil
         yield &self._elements[index]
         if self._elements[index] == nil {
-          self._removeSlot(at: index)
+          self._removeSlot(at: index, recording: old != nil)
         } else {
           assert(self._id(self._elements[index]!) == id, "An element's id changed in place")
+          if let old { self._record(.update(id: id, old: old)) }
         }
       } else {
         var newElement: Element? = nil
@@ -116,12 +123,24 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   @inlinable
   mutating func _modifyAndIDs<R>(id: ID, _ body: (inout Element) -> R) -> (R?, [ID]) {
     guard let index = self.index(id: id) else { return (nil, self._ids) }
+    if self._mustRecord() {
+      let old = self._elements[index]!
+      let result = body(&self._elements[index]!)
+      self._record(.update(id: id, old: old))
+      return (result, self._ids)
+    }
     return (body(&self._elements[index]!), self._ids)
   }
 
   @inlinable
   mutating func _modify<R>(id: ID, _ body: (inout Element) -> R) -> R? {
     guard let index = self.index(id: id) else { return nil }
+    if self._mustRecord() {
+      let old = self._elements[index]!
+      let result = body(&self._elements[index]!)
+      self._record(.update(id: id, old: old))
+      return result
+    }
     return body(&self._elements[index]!)
   }
 
@@ -149,6 +168,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   public mutating func insert(_ element: Element, at index: Int) -> (inserted: Bool, index: Int) {
     let elementID = self._id(element)
     if let existing = self.index(id: elementID) { return (false, existing) }
+    if self._mustRecord() { self._record(.insert(element, id: elementID, at: index)) }
     self._elements.insert(element, at: index)
     self._ids.insert(elementID, at: index)
     if index < self._ids.count / 2 {
@@ -169,6 +189,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     let elementID = self._id(element)
     if let index = self.index(id: elementID) {
       let old = self._elements[index]
+      if self._mustRecord() { self._record(.update(id: elementID, old: old!)) }
       self._elements[index] = element
       return old
     }
@@ -192,7 +213,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   @discardableResult
   public mutating func remove(at index: Int) -> Element {
     let element = self._elements[index]!
-    self._removeSlot(at: index)
+    self._removeSlot(at: index, recording: self._mustRecord())
     return element
   }
 
@@ -208,6 +229,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
       keptIDs.append(elementID)
     }
     guard kept.count != self._elements.count else { return }
+    if self._mustRecord() { self._recordRemovals(keeping: keptIDs) }
     self._elements = kept
     self._ids = keptIDs
     self._positions = [:]
@@ -217,6 +239,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
 
   /// Removes every element.
   public mutating func removeAll() {
+    if self._mustRecord() { self._restartLog() }
     self._elements.removeAll()
     self._ids.removeAll()
     self._positions.removeAll()
@@ -239,6 +262,10 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   /// Moves the element at one position to another, shifting the ones between.
   public mutating func move(from source: Int, to destination: Int) {
     guard source != destination else { return }
+    if self._mustRecord() {
+      self._record(.remove(id: self._ids[source], at: source))
+      self._record(.insert(self._elements[source]!, id: self._ids[source], at: destination))
+    }
     let element = self._elements.remove(at: source)
     let elementID = self._ids.remove(at: source)
     self._elements.insert(element, at: destination)
@@ -248,8 +275,11 @@ public struct IdentifiedArray<ID: Hashable, Element> {
 
   /// Returns the elements that satisfy a predicate, as an identified array.
   public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> Self {
-    var result = self
-    try result.removeAll { try !isIncluded($0) }
+    // A new lineage: filtering a copy in place would take over this array's change log.
+    var result = Self(uniqueElements: [], id: self._idPath)
+    for (element, elementID) in zip(self._elements, self._ids) where try isIncluded(element!) {
+      result._appendNew(element!, id: elementID)
+    }
     return result
   }
 
@@ -267,12 +297,14 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   }
 
   private mutating func _appendNew(_ element: Element, id: ID) {
+    if self._mustRecord() { self._record(.insert(element, id: id, at: self._elements.count)) }
     self._positions[id] = self._elements.count + self._base
     self._elements.append(element)
     self._ids.append(id)
   }
 
-  private mutating func _removeSlot(at index: Int) {
+  private mutating func _removeSlot(at index: Int, recording: Bool) {
+    if recording { self._record(.remove(id: self._ids[index], at: index)) }
     let removedID = self._ids.remove(at: index)
     self._elements.remove(at: index)
     self._positions[removedID] = nil
@@ -283,6 +315,26 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     } else {
       self._renumber(from: index)
     }
+  }
+
+  /// Records the removal of every element whose id is not in `kept` (the remaining ids, in
+  /// order), from the highest position down so that each recorded position is still valid.
+  mutating func _recordRemovals(keeping kept: [ID]) {
+    var removed: [Int] = []
+    var next = kept.startIndex
+    for (index, elementID) in self._ids.enumerated() {
+      if next < kept.endIndex, kept[next] == elementID {
+        next += 1
+      } else {
+        removed.append(index)
+      }
+    }
+    guard removed.count <= _IdentifiedArrayChangeLog<ID, Element>.capacity / 2 else {
+      // More than a watcher would take one by one: it takes the whole collection again.
+      self._restartLog()
+      return
+    }
+    for index in removed.reversed() { self._record(.remove(id: self._ids[index], at: index)) }
   }
 
   mutating func _renumber(from start: Int) {
@@ -332,11 +384,16 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
     get { self._elements[position]! }
     set {
       precondition(self._id(newValue) == self._ids[position], "An element's id cannot change")
+      if self._mustRecord() {
+        self._record(.update(id: self._ids[position], old: self._elements[position]!))
+      }
       self._elements[position] = newValue
     }
     _modify {
+      let old: Element? = self._mustRecord() ? self._elements[position]! : nil
       yield &self._elements[position]!
       assert(self._id(self._elements[position]!) == self._ids[position], "An element's id changed")
+      if let old { self._record(.update(id: self._ids[position], old: old)) }
     }
   }
 }
@@ -360,6 +417,11 @@ extension IdentifiedArray: Sendable where ID: Sendable, Element: Sendable {}
 extension IdentifiedArray: Encodable where Element: Encodable {
   /// Encodes the elements as a plain array.
   public func encode(to encoder: any Encoder) throws {
+    if let observer = encoder.userInfo[.identifiedArrayEncodingObserver]
+      as? any IdentifiedArrayEncodingObserver
+    {
+      return try observer.encode(self, to: encoder)
+    }
     var container = encoder.unkeyedContainer()
     for element in self._elements { try container.encode(element!) }
   }

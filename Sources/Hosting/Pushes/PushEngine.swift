@@ -69,6 +69,23 @@ final class PushEngine<State: Sendable, Action: Sendable> {
     return json
   }
 
+  /// What a new subscription to `state`, the state of scope `name` now, starts from: the
+  /// snapshot's JSON and, for a state with identified arrays, what the subscription keeps
+  /// instead of a copy of it (see ``TrackedBase``). A state without them shares its JSON with
+  /// the other subscribers at this revision, as ``sharedJSON(of:scope:)`` does.
+  ///
+  /// - Throws: What encoding the state throws.
+  func snapshot(
+    of state: any ScopeState, scope name: String
+  ) throws -> (json: JSON, tracked: TrackedBase?) {
+    let current = self.revision.value
+    if let version = self.versions[name], version.revision == current { return (version.json, nil) }
+    let encoded = try state.trackedJSON()
+    guard encoded.collections.isEmpty else { return (try encoded.fullJSON(), encoded.base) }
+    self.versions[name] = ScopeVersion(revision: current, json: encoded.skeleton)
+    return (encoded.skeleton, nil)
+  }
+
   /// Forgets the versions no later subscriber can share (run once a second): those older than
   /// the current revision, and those of scopes nobody watches any more. A version still in use
   /// is held by its subscriptions; one nobody holds is freed.
@@ -126,7 +143,7 @@ final class PushEngine<State: Sendable, Action: Sendable> {
       for sub in session.subscriptions.values {
         // Only with a new revision: a patch's `rev` always moves past its `base`.
         guard case .host = sub.target, sub.lastRevision != self.revision.value,
-          !sub.lastState.isEqual(to: state)
+          sub.lastState?.isEqual(to: state) != true
         else { continue }
         if session.channel.isBackedUp {
           session.needsSync = true
@@ -185,7 +202,7 @@ final class PushEngine<State: Sendable, Action: Sendable> {
       let current = figures ?? self.statistics.figures()
       figures = current
       let state = TypedScopeState(current)
-      if !sub.lastState.isEqual(to: state) {
+      if sub.lastState?.isEqual(to: state) != true {
         self.push(sub, state: state, json: self.statistics.json(current), in: session, cache: nil)
       }
     case .scope(let bound):
@@ -195,6 +212,14 @@ final class PushEngine<State: Sendable, Action: Sendable> {
       {
         // The hot path of a fan-out: another watcher of this scope at the same base already
         // got this exact patch (or found nothing to send).
+        if sub.tracked != nil {
+          guard let base = shared.trackedBase else { return }
+          sub.tracked = base
+          guard !frame.isEmpty else { return }
+          session.output.append(contentsOf: frame)
+          sub.lastRevision = self.revision.value
+          return
+        }
         sub.lastState = state
         guard !frame.isEmpty, let json = shared.json else { return }
         session.output.append(contentsOf: frame)
@@ -230,7 +255,11 @@ final class PushEngine<State: Sendable, Action: Sendable> {
         self.log(.debug, "scope_gone session=\(session.id) sub=\(sub.id) scope=\(sub.scopeName)")
         return
       }
-      guard !sub.lastState.isEqual(to: state) else {
+      if let base = sub.tracked {
+        self.pushTracked(sub, base: base, state: state, in: session, cache: scope)
+        return
+      }
+      guard sub.lastState?.isEqual(to: state) != true else {
         // Every watcher at this base has the same state: none of them needs anything.
         if cache != nil { scope.frames.append((sub.id, sub.lastRevision, [])) }
         return
@@ -247,19 +276,57 @@ final class PushEngine<State: Sendable, Action: Sendable> {
     }
   }
 
+  /// Appends the patch from what a subscription to a scope with identified arrays last got to
+  /// `state`: O(changes), from the arrays' change logs (see ``TrackedJSON``).
+  private func pushTracked(
+    _ sub: Subscription<State, Action>, base: TrackedBase, state: any ScopeState,
+    in session: Session<State, Action>, cache: SyncCache.Scope
+  ) {
+    let now: TrackedJSON
+    if let encoded = cache.tracked {
+      now = encoded
+    } else {
+      guard let encoded = try? state.trackedJSON() else { return }
+      now = encoded
+      cache.tracked = encoded
+    }
+    guard let ops = try? now.operations(from: base) else { return }
+    let next = cache.trackedBase ?? now.base
+    cache.trackedBase = next
+    guard !ops.isEmpty else {
+      sub.tracked = next
+      cache.frames.append((sub.id, sub.lastRevision, []))
+      return
+    }
+    guard self.appendPatch(sub, ops: ops, in: session, cache: cache) else { return }
+    sub.tracked = next
+    sub.lastRevision = self.revision.value
+  }
+
   /// Appends the patch from `sub`'s last JSON to `json`, and records its frame in `cache` for
   /// the other watchers of the scope at the same base.
   private func push(
     _ sub: Subscription<State, Action>, state: any ScopeState, json: JSON,
     in session: Session<State, Action>, cache: SyncCache.Scope?
   ) {
-    let rev = self.revision.value
     let ops = JSONPatch.diff(from: sub.lastJSON, to: json)
     sub.lastState = state
     guard !ops.isEmpty else {
       cache?.frames.append((sub.id, sub.lastRevision, []))
       return
     }
+    guard self.appendPatch(sub, ops: ops, in: session, cache: cache) else { return }
+    sub.lastJSON = json
+    sub.lastRevision = self.revision.value
+  }
+
+  /// Appends a patch of `ops` to `sub`'s session and records its frame in `cache`; ends the
+  /// subscription instead, and returns false, when the patch is over the frame limit.
+  private func appendPatch(
+    _ sub: Subscription<State, Action>, ops: [JSONPatchOperation],
+    in session: Session<State, Action>, cache: SyncCache.Scope?
+  ) -> Bool {
+    let rev = self.revision.value
     let start = session.output.count
     HostMessage.patch(sub: sub.id, base: sub.lastRevision, rev: rev, ops: ops.map(\.json))
       .encodeFrame(into: &session.output)
@@ -270,10 +337,9 @@ final class PushEngine<State: Sendable, Action: Sendable> {
       HostMessage.unsubscribed(sub: sub.id, reason: "frame_too_large").encodeFrame(
         into: &session.output)
       self.log(.warning, "session=\(session.id) sub=\(sub.id) ended: patch over the frame limit")
-      return
+      return false
     }
     cache?.frames.append((sub.id, sub.lastRevision, Array(session.output[start...])))
-    sub.lastJSON = json
-    sub.lastRevision = rev
+    return true
   }
 }

@@ -13,22 +13,28 @@ final class Subscription<State, Action> {
   let id: Int64
   let scopeName: String
   let target: Target
-  /// The state last sent, for cheap change detection before any encoding.
-  @exclusivity(unchecked) var lastState: any ScopeState
-  /// The JSON last sent, the base of the next diff.
+  /// The state last sent, for cheap change detection before any encoding; `nil` for a scope
+  /// with identified arrays (``tracked``), whose old elements are not held.
+  @exclusivity(unchecked) var lastState: (any ScopeState)?
+  /// The JSON last sent, the base of the next diff (`.null` when ``tracked``).
   @exclusivity(unchecked) var lastJSON: JSON
+  /// For a scope whose state holds identified arrays: the skeleton last sent and how far each
+  /// array's changes were sent. Its patches are computed from these in O(changes), and the
+  /// subscription holds no copy of the state, typed or JSON.
+  @exclusivity(unchecked) var tracked: TrackedBase?
   /// The revision of the last message for this subscription: the next patch's `base`.
   @exclusivity(unchecked) var lastRevision: Int64
 
   init(
     id: Int64, scopeName: String, target: Target, state: any ScopeState, json: JSON,
-    revision: Int64
+    tracked: TrackedBase?, revision: Int64
   ) {
     self.id = id
     self.scopeName = scopeName
     self.target = target
-    self.lastState = state
-    self.lastJSON = json
+    self.lastState = tracked == nil ? state : nil
+    self.lastJSON = tracked == nil ? json : .null
+    self.tracked = tracked
     self.lastRevision = revision
   }
 }

@@ -11,6 +11,10 @@ final class SyncCache {
     let state: (any ScopeState)?
     /// Its JSON, once a watcher needed it.
     var json: JSON?
+    /// Its tracked encoding, once a watcher of a scope with identified arrays needed it.
+    var tracked: TrackedJSON?
+    /// What such a watcher keeps once synced (see ``Subscription/tracked``).
+    var trackedBase: TrackedBase?
     /// Encoded patch frames by subscription id and base revision (usually one entry: the
     /// watchers of a scope share both); empty when the diff had no operations.
     var frames: [(sub: Int64, base: Int64, frame: [UInt8])] = []

@@ -192,6 +192,7 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
     let target: Subscription<State, Action>.Target
     let state: any ScopeState
     let json: JSON
+    var tracked: TrackedBase?
     switch self.resolve(session, id: id, scope: name, root: self.store.state) {
     case nil:
       return
@@ -201,20 +202,27 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
       state = TypedScopeState(figures)
       json = self.statistics.json(figures)
     case .scope(let bound, let current)?:
-      // Shared with the other subscribers of this scope at this revision.
-      guard
-        let encoded = self.encode(current, session: session, id: id, scope: name, shared: true)
-      else { return }
+      // Shared with the other subscribers of this scope at this revision, unless the state
+      // holds identified arrays: then the subscription keeps cursors into their change logs.
+      do {
+        (json, tracked) = try self.pushes.snapshot(of: current, scope: name)
+      } catch {
+        self.output.reply(
+          session,
+          .error(
+            id: id, code: .scopeUnavailable,
+            message: "the state of '\(name)' cannot be written as JSON: \(error)"))
+        return
+      }
       target = .scope(bound)
       state = current
-      json = encoded
     }
     // The snapshot must follow every push already owed to this connection, and every later
     // patch for the new subscription must follow the snapshot.
     self.pushes.releaseHeldReplies(session)
     let sub = Subscription(
       id: session.nextSubscriptionID, scopeName: name, target: target, state: state, json: json,
-      revision: self.revision.value)
+      tracked: tracked, revision: self.revision.value)
     let message = HostMessage.subscribed(
       id: id, sub: sub.id, scope: name, rev: sub.lastRevision, state: json)
     guard self.output.append(message, to: &session.output, id: id, scope: name) else { return }
@@ -281,11 +289,10 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
   }
 
   private func encode(
-    _ state: any ScopeState, session: Session<State, Action>, id: Int64, scope: String,
-    shared: Bool = false
+    _ state: any ScopeState, session: Session<State, Action>, id: Int64, scope: String
   ) -> JSON? {
     do {
-      return try shared ? self.pushes.sharedJSON(of: state, scope: scope) : state.json()
+      return try state.json()
     } catch {
       self.output.reply(
         session,

@@ -1,4 +1,4 @@
-import Architecture
+@_spi(ChangeTracking) import Architecture
 import Wire
 
 /// A named scope of a root store that a host serves to other processes.
@@ -261,6 +261,9 @@ protocol ScopeState {
   func isEqual(to other: any ScopeState) -> Bool
   /// The JSON form, with the shapes of Foundation's `JSONEncoder`.
   func json() throws -> JSON
+  /// The JSON form with its identified arrays left out and collected (see ``TrackedJSON``):
+  /// O(the state outside them).
+  func trackedJSON() throws -> TrackedJSON
 }
 
 @usableFromInline
@@ -276,6 +279,15 @@ struct TypedScopeState<Value: Encodable & Equatable>: ScopeState {
 
   @usableFromInline
   func json() throws -> JSON { try JSONValueEncoder().encode(value) }
+
+  @usableFromInline
+  func trackedJSON() throws -> TrackedJSON {
+    let finder = CollectionFinder()
+    var encoder = JSONValueEncoder()
+    encoder.userInfo[.identifiedArrayEncodingObserver] = finder
+    let skeleton = try encoder.encode(value)
+    return TrackedJSON(skeleton: skeleton, collections: finder.found)
+  }
 }
 
 /// Why an action did not decode, phrased for a `bad_action` message.
