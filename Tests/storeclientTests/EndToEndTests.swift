@@ -218,6 +218,25 @@ struct EndToEndTests {
     }
   }
 
+  @Test func benchSendsExactlyTheActionsPerClientItReports() async throws {
+    try await self.withHost { host in
+      for mode in [["--ack", "every"], ["--ack", "end", "--pipeline", "7"]] {
+        let before = try #require(try await self.count(host))
+        let result = try await storeclient(
+          ["bench", "--clients", "4", "--actions", "50", "--json", "--socket", host.socketPath] + mode)
+        #expect(result.status == 0, "\(result.output)\(result.errors)")
+        let after = try #require(try await self.count(host))
+        // The probe that checks the action first is one of the 200, not a 201st.
+        #expect(after - before == 200, "\(mode): the count moved by \(after - before)")
+        guard case .object(let report) = try JSON(parsing: result.output) else {
+          Issue.record("not a JSON object: \(result.output)")
+          continue
+        }
+        #expect(report["actions"] == .int(200) && report["verified"] == .bool(true), "\(mode)")
+      }
+    }
+  }
+
   @Test func benchFailsWhenTheHostIsKilledMidRun() async throws {
     let path = makeTemporaryDirectory() + "/host.sock"
     let first = try await HostProcess(socketPath: path)

@@ -17,6 +17,8 @@ actor BenchRun {
   let options: BenchOptions
   private let action: PreparedSend
   private let perClientRate: Double?
+  /// Actions the first sender counts as sent and acknowledged before the run (the probe).
+  private let alreadyAcknowledged: Int
   private var senders: [Sender] = []
   private var watchers: [Watcher] = []
   private var waitingForReady = 0
@@ -90,9 +92,12 @@ actor BenchRun {
     var errors: Int
   }
 
-  init(options: BenchOptions, loop: EventLoop) {
+  /// Creates a run; `alreadyAcknowledged` actions (sent and acknowledged before it, such as
+  /// the command's probe) count as the first sender's first ones.
+  init(options: BenchOptions, loop: EventLoop, alreadyAcknowledged: Int = 0) {
     self.options = options
     self.loop = loop
+    self.alreadyAcknowledged = alreadyAcknowledged
     self.action = PreparedSend(scope: options.scope, action: options.action)
     self.perClientRate = options.rate.map { $0 / Double(options.clients) }
   }
@@ -107,6 +112,10 @@ actor BenchRun {
       for _ in 0..<self.options.clients {
         let connection = try HostConnection.open(via: transport, client: client, loop: self.loop)
         let sender = Sender(connection: connection)
+        if self.senders.isEmpty {
+          sender.sent = self.alreadyAcknowledged
+          sender.confirmed = self.alreadyAcknowledged
+        }
         self.senders.append(sender)
         // `ack` and `pong`, the replies timed here, come without building JSON.
         connection.onMessage = { message in self.senderMessage(sender, message) }

@@ -44,14 +44,17 @@ struct BenchCommand: ClientCommand {
     let options = self.options
     let client = CommonOptions.clientName
     // Fail fast, with the host's own words, on an unknown scope or a refused action: the
-    // probe is one action, sent before the "before" state is read.
+    // probe is one action, sent after the "before" state is read and counted as the first
+    // client's first action, so that the run sends exactly --actions per client and the
+    // check compares the state's whole movement with every action acknowledged.
     let before = try await withClient(options.socketPath) { verifier throws(RemoteError) in
+      let before = try await verifier.get(options.scope)
       try await verifier.send(options.action, to: options.scope)
-      return try await verifier.get(options.scope)
+      return before
     }
     let loop = EventLoop(name: "bench")
     defer { loop.shutdownGracefully() }
-    let run = BenchRun(options: options, loop: loop)
+    let run = BenchRun(options: options, loop: loop, alreadyAcknowledged: 1)
     do {
       try await run.connect()
     } catch {
