@@ -31,7 +31,10 @@
 #             watcher on `todos` and one on `todos/{id}` (bench/todos_scale.py watch),
 #             16 senders (4 storeclient bench processes × 4 clients, each process toggling
 #             one random item with {"toggleCompleted":{}}, one of them the watched item):
-#             actions/s, patch bytes per action per watcher, host RSS (no Redis counterpart).
+#             actions/s, patch bytes per action per watcher, host RSS (no Redis counterpart);
+#             then send→patch p50/p99 for one watcher of the whole `todos` list while one
+#             client toggles a to-do through `todos` at 1,000 actions/s (storeclient bench
+#             --scope todos --rate 1000 --watchers 1; target ≤ 2 ms p99 at N = 100,000).
 #   redis-benchmark's request count is calibrated per load so that a run lasts ≈ DURATION.
 #   Raw per-run figures are kept in $TMP/raw.tsv (printed path) for inspection.
 set -euo pipefail
@@ -207,6 +210,16 @@ row("errors", sum(r["errors"] for r in reports))
 PY
     record "6n$n" ours "rss_run$run" "$(rss_kib "$HOST_PID")"
   done
+  # A watcher of the whole list: how long each change takes to reach it (O(changes), not O(N)).
+  toggle="{\"todos\":{\"_0\":{\"element\":{\"id\":\"${ids[1]}\",\"action\":{\"toggleCompleted\":{}}}}}}"
+  for run in $(seq "$RUNS"); do
+    log "run $run/$RUNS: load 6, $n to-dos, send→patch to a todos watcher at 1 kHz"
+    out="$("$BIN/storeclient" bench --socket "$sock" --clients 1 --rate 1000 --watchers 1 \
+      --duration "$DURATION" --json --scope todos --action "$toggle")"
+    [[ "$(jget errors <<<"$out")" == "0" ]] || log "load 6 N=$n watcher: storeclient bench reported errors: $out"
+    record "6n$n" ours list_patch_p50 "$(jget patch_p50_us <<<"$out")"
+    record "6n$n" ours list_patch_p99 "$(jget patch_p99_us <<<"$out")"
+  done
   record "6n$n" ours rss_after "$(rss_kib "$HOST_PID")"
   stop_host
 done
@@ -252,6 +265,8 @@ for load in sorted({l for (l, _, _) in values if l.startswith("6n")}, key=lambda
                                 ("list_bytes", "todos watcher patch B/action", "B"),
                                 ("list_patches", "todos watcher patches/action", ""),
                                 ("list_patch_count", "todos watcher patches per run", ""),
+                                ("list_patch_p50", "todos watcher send→patch p50 at 1 kHz", "us"),
+                                ("list_patch_p99", "todos watcher send→patch p99 at 1 kHz", "us"),
                                 ("seed_s", "seeding time (s)", ""),
                                 ("rss0", "host RSS at start", "MiB"), ("rss_seeded", "host RSS seeded", "MiB"),
                                 ("rss_run1", "host RSS after load run 1", "MiB"),
