@@ -9,6 +9,7 @@ import PackageDescription
 //   Hosting        the host runtime: serves scopes of a root Store over a Unix socket
 //   Remote         the client runtime: RemoteStore, a scoped store in another process
 //   ArgumentParsing  hand-written command-line parsing and help, shared by the two tools
+//   HTTPServing    a loopback HTTP/1.1 server (parser, keep-alive, SSE) for storeclient inspect
 //   storehost      the daemon          storeclient   the CLI
 /// Release builds let the app's executable specialise the generic host and store for its own
 /// State and Action (see bench/PROFILE.md).
@@ -49,9 +50,13 @@ let package = Package(
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     .target(name: "Hosting", dependencies: ["Architecture", "Wire"], swiftSettings: crossModule),
     .target(name: "ArgumentParsing"),
+    // A loopback HTTP/1.1 server with Server-Sent Events, for storeclient's web inspector; no
+    // dependency, so that the fuzz target can build its request parser alone.
+    .target(name: "HTTPServing"),
     .target(name: "Remote", dependencies: ["Architecture", "Wire"]),
     .executableTarget(name: "storehost", dependencies: ["Hosting", "Wire", "Examples", "ArgumentParsing"]),
-    .executableTarget(name: "storeclient", dependencies: ["Remote", "Wire", "ArgumentParsing"]),
+    .executableTarget(
+      name: "storeclient", dependencies: ["Remote", "Wire", "ArgumentParsing", "HTTPServing"]),
     .executableTarget(
       name: "ArchitectureBenchmarks", dependencies: ["Architecture"],
     ),
@@ -66,6 +71,7 @@ let package = Package(
     .testTarget(
       name: "storeclientTests", dependencies: ["storeclient", "Remote", "Wire", "ArgumentParsing", "Examples"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+    .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing"]),
   ],
   swiftLanguageModes: [.v6]
 )
