@@ -45,8 +45,14 @@ let package = Package(
       ]
     ),
     .target(name: "Examples", dependencies: ["Architecture"], swiftSettings: crossModule),
+    // epoll, eventfd, <malloc.h> and the _GNU_SOURCE-only calls that Swift's Glibc module does
+    // not import, declared from the system's headers so that the compiler checks every call.
+    // Header-only (a module map), empty on other platforms.
+    .systemLibrary(name: "CSystemLinux"),
     .target(
-      name: "Wire", swiftSettings: crossModule,
+      name: "Wire",
+      dependencies: [.target(name: "CSystemLinux", condition: .when(platforms: [.linux]))],
+      swiftSettings: crossModule,
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     .target(name: "Hosting", dependencies: ["Architecture", "Wire"], swiftSettings: crossModule),
     .target(name: "ArgumentParsing"),
@@ -67,7 +73,8 @@ let package = Package(
       name: "ExamplesTests", dependencies: ["Examples", "Architecture", "ArchitectureTestSupport"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "HostingTests", dependencies: ["Hosting", "Wire", "Examples", "storehost"]),
-    .testTarget(name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples"]),
+    .testTarget(
+      name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples", "Architecture", "Hosting"]),
     .testTarget(
       name: "storeclientTests", dependencies: ["storeclient", "Remote", "Wire", "ArgumentParsing", "Examples"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),

@@ -110,6 +110,24 @@ public final class UnixConnection: EventSource {
     }
   }
 
+  /// Takes over a connected stream socket made elsewhere — one end of `socketpair(2)` whose
+  /// other end a child process uses as its standard input and output, say — and drives it on
+  /// `loop`. Call on the loop's thread.
+  ///
+  /// The descriptor is made non-blocking and close-on-exec; the connection owns it from now on
+  /// and closes it.
+  ///
+  /// - Parameters:
+  ///   - fileDescriptor: A connected `AF_UNIX` stream socket.
+  ///   - loop: The loop to drive the connection; the caller must be on its thread.
+  /// - Returns: The open connection.
+  public static func adopt(fileDescriptor: Int32, loop: EventLoop) -> UnixConnection {
+    loop.preconditionInEventLoop()
+    Posix.makeNonBlocking(fileDescriptor)
+    Posix.configureNewSocket(fileDescriptor)
+    return UnixConnection(fileDescriptor: fileDescriptor, loop: loop)
+  }
+
   deinit {
     // A connection is kept alive by its loop until it closes; reaching here open means the
     // loop itself is gone. Never leak the descriptor.

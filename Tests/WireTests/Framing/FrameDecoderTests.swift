@@ -2,19 +2,6 @@ import Testing
 
 @testable import Wire
 
-/// A deterministic generator (SplitMix64) so that property tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { self.state = seed }
-  mutating func next() -> UInt64 {
-    self.state &+= 0x9E37_79B9_7F4A_7C15
-    var z = self.state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// Frames `payloads` back to back.
 func framed(_ payloads: [[UInt8]]) -> [UInt8] {
   var out: [UInt8] = []
@@ -22,33 +9,36 @@ func framed(_ payloads: [[UInt8]]) -> [UInt8] {
   return out
 }
 
-/// Feeds `chunks` through the buffering interface, collecting frames and the error.
+/// Feeds `chunks` through the buffering interface (`append`, then `nextFrame`), collecting
+/// frames and the error.
 func decodeBuffered(
   _ chunks: [ArraySlice<UInt8>], maxFrameSize: Int = 1 << 24
 ) -> (frames: [[UInt8]], error: FrameError?, buffered: Int) {
-  var decoder = FrameDecoder(maxFrameSize: maxFrameSize)
-  var frames: [[UInt8]] = []
-  do {
-    for chunk in chunks {
-      decoder.append(Array(chunk))
-      while let frame = try decoder.nextFrame() { frames.append(Array(frame)) }
-    }
-    return (frames, nil, decoder.bufferedByteCount)
-  } catch {
-    return (frames, error, decoder.bufferedByteCount)
+  decode(chunks, maxFrameSize: maxFrameSize) { decoder, chunk, frames throws(FrameError) in
+    decoder.append(chunk)
+    while let frame = try decoder.nextFrame() { frames.append(Array(frame)) }
   }
 }
 
-/// Feeds `chunks` through the streaming interface, collecting frames and the error.
+/// Feeds `chunks` through the streaming interface (`decode(_:_:)`), collecting frames and the
+/// error.
 func decodeStreaming(
   _ chunks: [ArraySlice<UInt8>], maxFrameSize: Int = 1 << 24
+) -> (frames: [[UInt8]], error: FrameError?, buffered: Int) {
+  decode(chunks, maxFrameSize: maxFrameSize) { decoder, chunk, frames throws(FrameError) in
+    try decoder.decode(chunk) { frames.append(Array($0)) }
+  }
+}
+
+/// Feeds each chunk to a fresh decoder with `feed`, until it throws.
+private func decode(
+  _ chunks: [ArraySlice<UInt8>], maxFrameSize: Int,
+  feed: (inout FrameDecoder, [UInt8], inout [[UInt8]]) throws(FrameError) -> Void
 ) -> (frames: [[UInt8]], error: FrameError?, buffered: Int) {
   var decoder = FrameDecoder(maxFrameSize: maxFrameSize)
   var frames: [[UInt8]] = []
   do {
-    for chunk in chunks {
-      try decoder.decode(Array(chunk)) { frames.append(Array($0)) }
-    }
+    for chunk in chunks { try feed(&decoder, Array(chunk), &frames) }
     return (frames, nil, decoder.bufferedByteCount)
   } catch {
     return (frames, error, decoder.bufferedByteCount)
