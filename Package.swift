@@ -59,6 +59,8 @@ let package = Package(
     // A loopback HTTP/1.1 server with Server-Sent Events, for storeclient's web inspector; no
     // dependency, so that the fuzz target can build its request parser alone.
     .target(name: "HTTPServing"),
+    // A raw TCP client for the tests of the HTTP server and of the inspector.
+    .target(name: "HTTPTestSupport"),
     .target(name: "Remote", dependencies: ["Architecture", "Wire"]),
     .executableTarget(name: "storehost", dependencies: ["Hosting", "Wire", "Examples", "ArgumentParsing"]),
     .executableTarget(
@@ -76,9 +78,13 @@ let package = Package(
     .testTarget(
       name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples", "Architecture", "Hosting"]),
     .testTarget(
-      name: "storeclientTests", dependencies: ["storeclient", "Remote", "Wire", "ArgumentParsing", "Examples"]),
+      name: "storeclientTests",
+      dependencies: [
+        "storeclient", "Remote", "Wire", "ArgumentParsing", "Examples", "HTTPServing",
+        "HTTPTestSupport",
+      ]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
-    .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing"]),
+    .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "HTTPTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import HTTPServing
+import HTTPTestSupport
 
 /// A server on a free loopback port, stopped at the end of the test.
 private func withServer(

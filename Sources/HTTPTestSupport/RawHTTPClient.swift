@@ -7,32 +7,42 @@ import Foundation
 #endif
 
 /// A failure of the test client (a timeout, a refused connection).
-struct ClientError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
+public struct ClientError: Error, CustomStringConvertible {
+  /// What went wrong.
+  public let description: String
+  /// Creates an error.
+  public init(_ description: String) { self.description = description }
 }
 
 /// A response as the test client read it.
-struct RawResponse {
-  var status: Int
-  var headers: [(String, String)]
-  var body: [UInt8]
+public struct RawResponse: Sendable {
+  /// The status code.
+  public var status: Int
+  /// The header fields, in order.
+  public var headers: [(String, String)]
+  /// The body.
+  public var body: [UInt8]
 
-  func header(_ name: String) -> String? {
+  /// The first field named `name` (any case).
+  public func header(_ name: String) -> String? {
     self.headers.first { $0.0.lowercased() == name.lowercased() }?.1
   }
 
-  var text: String { String(decoding: self.body, as: UTF8.self) }
+  /// The body as UTF-8 text.
+  public var text: String { String(decoding: self.body, as: UTF8.self) }
 }
 
-/// A TCP client that writes whatever bytes a test wants — malformed requests included — and
+/// A TCP client for tests that writes whatever bytes a test wants — malformed requests included — and
 /// reads responses with a deadline (never a test that hangs).
-final class RawHTTPClient {
-  let fd: Int32
+public final class RawHTTPClient {
+  /// The socket.
+  public let fd: Int32
   private var buffer: [UInt8] = []
-  private(set) var sawEndOfInput = false
+  /// Whether the server closed the connection.
+  public private(set) var sawEndOfInput = false
 
-  init(port: UInt16, address: String = "127.0.0.1") throws {
+  /// Connects to `address:port` (blocking).
+  public init(port: UInt16, address: String = "127.0.0.1") throws {
     #if canImport(Glibc)
       let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
@@ -57,10 +67,23 @@ final class RawHTTPClient {
 
   deinit { close(self.fd) }
 
-  /// Sends text as it is (line ends included).
-  func send(_ text: String) throws { try self.send(Array(text.utf8)) }
+  /// Sends one request on a new connection and reads its response.
+  ///
+  /// - Parameters:
+  ///   - text: The whole request, line ends included.
+  ///   - port: The server's port on 127.0.0.1.
+  /// - Returns: The response.
+  public static func exchange(_ text: String, port: UInt16) throws -> RawResponse {
+    let client = try RawHTTPClient(port: port)
+    try client.send(text)
+    return try client.readResponse()
+  }
 
-  func send(_ bytes: [UInt8]) throws {
+  /// Sends text as it is (line ends included).
+  public func send(_ text: String) throws { try self.send(Array(text.utf8)) }
+
+  /// Sends bytes as they are.
+  public func send(_ bytes: [UInt8]) throws {
     var offset = 0
     while offset < bytes.count {
       let n = bytes[offset...].withUnsafeBytes {
@@ -100,7 +123,7 @@ final class RawHTTPClient {
 
   /// Reads one response (status line, fields, and a body framed by `Content-Length`, or by the
   /// end of the connection without it; none for the answer to `HEAD`).
-  func readResponse(toHead: Bool = false, timeout: Double = 30) throws -> RawResponse {
+  public func readResponse(toHead: Bool = false, timeout: Double = 30) throws -> RawResponse {
     let deadline = Date().addingTimeInterval(timeout)
     let separator = Array("\r\n\r\n".utf8)
     var headEnd: Int?
@@ -143,19 +166,25 @@ final class RawHTTPClient {
   }
 
   /// Reads until the received text contains `text` (for event streams).
-  func readUntil(contains text: String, timeout: Double = 30) throws -> String {
+  public func readUntil(contains text: String, timeout: Double = 30) throws -> String {
+    try self.readUntil(timeout: timeout, "'\(text)'") { $0.contains(text) }
+  }
+
+  /// Reads until everything received so far satisfies `done` (for event streams).
+  public func readUntil(
+    timeout: Double = 30, _ what: String, _ done: (String) -> Bool
+  ) throws -> String {
     let deadline = Date().addingTimeInterval(timeout)
-    while !String(decoding: self.buffer, as: UTF8.self).contains(text) {
+    while !done(String(decoding: self.buffer, as: UTF8.self)) {
       guard try self.fill(until: deadline) else {
-        throw ClientError(
-          "closed before '\(text)'; got: \(String(decoding: self.buffer, as: UTF8.self))")
+        throw ClientError("closed before \(what); got: \(String(decoding: self.buffer, as: UTF8.self))")
       }
     }
     return String(decoding: self.buffer, as: UTF8.self)
   }
 
   /// Waits until the server closes the connection; returns what it sent meanwhile.
-  func readUntilClosed(timeout: Double = 30) throws -> String {
+  public func readUntilClosed(timeout: Double = 30) throws -> String {
     let deadline = Date().addingTimeInterval(timeout)
     while try self.fill(until: deadline) {}
     return String(decoding: self.buffer, as: UTF8.self)
