@@ -54,7 +54,12 @@ let package = Package(
       dependencies: [.target(name: "CSystemLinux", condition: .when(platforms: [.linux]))],
       swiftSettings: crossModule,
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-    .target(name: "Hosting", dependencies: ["Architecture", "Wire"], swiftSettings: crossModule),
+    .target(
+      name: "Hosting",
+      dependencies: [
+        "Architecture", "Wire", .target(name: "CSystemLinux", condition: .when(platforms: [.linux])),
+      ],
+      swiftSettings: crossModule),
     .target(name: "ArgumentParsing"),
     // A loopback HTTP/1.1 server with Server-Sent Events, for storeclient's web inspector; no
     // dependency, so that the fuzz target can build its request parser alone.
