@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
+// Darwin first: Tests/DarwinStandIn type-checks the Darwin half on Linux, where Glibc exists too.
+#if canImport(Darwin)
   import Darwin
+#elseif canImport(Glibc)
+  import Glibc
 #endif
 
 /// A thread of its own for a server's poll loop (a blocking wait must not occupy one of the
@@ -9,10 +10,10 @@
 struct ServerThread: @unchecked Sendable {
   // @unchecked Sendable: a pthread handle is an identifier the system lets any thread join;
   // the struct holds nothing else.
-  #if canImport(Glibc)
-    private let handle: pthread_t
-  #else
+  #if canImport(Darwin)
     private let handle: pthread_t?
+  #else
+    private let handle: pthread_t
   #endif
 
   private final class Body {
@@ -27,10 +28,10 @@ struct ServerThread: @unchecked Sendable {
   {
     // The box is retained here and released by the thread, which is its only user after start.
     let box = Unmanaged.passRetained(Body(body)).toOpaque()
-    #if canImport(Glibc)
-      var handle = pthread_t()
-    #else
+    #if canImport(Darwin)
       var handle: pthread_t?
+    #else
+      var handle = pthread_t()
     #endif
     let result = pthread_create(
       &handle, nil,
@@ -47,10 +48,19 @@ struct ServerThread: @unchecked Sendable {
 
   /// Waits until the thread has finished.
   func join() {
-    #if canImport(Glibc)
-      _ = pthread_join(self.handle, nil)
-    #else
+    #if canImport(Darwin)
       if let handle = self.handle { _ = pthread_join(handle, nil) }
+    #else
+      _ = pthread_join(self.handle, nil)
+    #endif
+  }
+
+  /// An identifier of the calling thread, comparable with another thread's.
+  static func currentID() -> UInt {
+    #if canImport(Darwin)
+      UInt(bitPattern: pthread_self())
+    #else
+      UInt(pthread_self())
     #endif
   }
 }

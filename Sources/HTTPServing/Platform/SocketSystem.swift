@@ -1,11 +1,16 @@
-// HTTPServing's only contact with the C library: TCP on the loopback interface, poll(2), a
-// wakeup pipe, a thread, a mutex and the monotonic clock. The few differences between Linux
-// and Darwin are marked where they occur.
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
+// Darwin first: Tests/DarwinStandIn type-checks the Darwin half on Linux, where Glibc exists too.
+#if canImport(Darwin)
   import Darwin
+#elseif canImport(Glibc)
+  import Glibc
 #endif
+
+// HTTPServing's only contact with the C library (with ServerThread.swift): TCP on an IPv4
+// address, poll(2), a wakeup pipe and the monotonic clock. The few differences between Linux
+// and Darwin are marked where they occur; the rest of the module never needs `#if`.
+
+/// One entry of a poll(2) set.
+typealias PollDescriptor = pollfd
 
 /// Thin wrappers over the system calls the server uses: `EINTR` is retried inside, `errno` is
 /// captured at once, `SIGPIPE` is never raised.
@@ -23,6 +28,11 @@ enum SocketSystem {
   static let pollIn = Int16(POLLIN)
   static let pollOut = Int16(POLLOUT)
   static let pollErrorOrHangUp = Int16(POLLERR | POLLHUP | POLLNVAL)
+  /// `EADDRINUSE`: another socket has the address and port.
+  static let addressInUse = EADDRINUSE
+
+  /// The calling thread's last `errno`.
+  static var lastError: Int32 { errno }
 
   static func errorDescription(_ code: Int32) -> String { String(cString: strerror(code)) }
 
@@ -35,10 +45,10 @@ enum SocketSystem {
   static func listen(
     address: (UInt8, UInt8, UInt8, UInt8), port: UInt16, backlog: Int32
   ) -> Result<(fd: Int32, port: UInt16), SystemCallError> {
-    #if canImport(Glibc)
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
+    #if canImport(Darwin)
       let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #else
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #endif
     guard fd >= 0 else { return .failure(SystemCallError(call: "socket", code: errno)) }
     Self.configure(fd)
@@ -61,15 +71,10 @@ enum SocketSystem {
         bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard bound == 0 else {
-      let code = errno
+    guard bound == 0, systemListen(fd, backlog) == 0 else {
+      let error = SystemCallError(call: bound == 0 ? "listen" : "bind", code: errno)
       Self.close(fd)
-      return .failure(SystemCallError(call: "bind", code: code))
-    }
-    guard systemListen(fd, backlog) == 0 else {
-      let code = errno
-      Self.close(fd)
-      return .failure(SystemCallError(call: "listen", code: code))
+      return .failure(error)
     }
     var actual = sockaddr_in()
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -77,9 +82,9 @@ enum SocketSystem {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
     }
     guard named == 0 else {
-      let code = errno
+      let error = SystemCallError(call: "getsockname", code: errno)
       Self.close(fd)
-      return .failure(SystemCallError(call: "getsockname", code: code))
+      return .failure(error)
     }
     return .success((fd, UInt16(bigEndian: actual.sin_port)))
   }
@@ -94,11 +99,7 @@ enum SocketSystem {
   /// Accepts one connection as a non-blocking, close-on-exec descriptor without Nagle's delay.
   static func accept(_ fd: Int32) -> AcceptResult {
     while true {
-      #if canImport(Glibc)
-        let client = Glibc.accept(fd, nil, nil)
-      #else
-        let client = Darwin.accept(fd, nil, nil)
-      #endif
+      let client = systemAccept(fd)
       if client >= 0 {
         Self.configure(client)
         var one: Int32 = 1
@@ -138,18 +139,8 @@ enum SocketSystem {
   }
 
   static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> IOResult {
-    #if canImport(Glibc)
-      // MSG_NOSIGNAL: a vanished peer gives EPIPE instead of killing the process.
-      let flags = Int32(MSG_NOSIGNAL)
-    #else
-      let flags: Int32 = 0  // SO_NOSIGPIPE is set on every socket (`configure`).
-    #endif
     while true {
-      #if canImport(Glibc)
-        let n = Glibc.send(fd, buffer.baseAddress, buffer.count, flags)
-      #else
-        let n = Darwin.send(fd, buffer.baseAddress, buffer.count, flags)
-      #endif
+      let n = systemSend(fd, buffer)
       if n >= 0 { return .done(n) }
       let code = errno
       if code == EINTR { continue }
@@ -163,21 +154,13 @@ enum SocketSystem {
   }
 
   static func close(_ fd: Int32) {
-    #if canImport(Glibc)
-      _ = Glibc.close(fd)
-    #else
-      _ = Darwin.close(fd)
-    #endif
+    _ = systemClose(fd)
   }
 
   /// poll(2) over `descriptors`; `EINTR` reports nothing ready.
-  static func poll(_ descriptors: inout [pollfd], timeoutMilliseconds: Int32) {
+  static func poll(_ descriptors: inout [PollDescriptor], timeoutMilliseconds: Int32) {
     _ = descriptors.withUnsafeMutableBufferPointer {
-      #if canImport(Glibc)
-        Glibc.poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds)
-      #else
-        Darwin.poll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds)
-      #endif
+      systemPoll($0.baseAddress, nfds_t($0.count), timeoutMilliseconds)
     }
   }
 
@@ -200,18 +183,10 @@ enum SocketSystem {
   static func drain(_ fd: Int32) {
     var scratch = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
     while true {
-      let n = withUnsafeMutableBytes(of: &scratch) { recvOrRead(fd, $0) }
+      let n = withUnsafeMutableBytes(of: &scratch) { systemRead(fd, $0) }
       if n > 0 || (n < 0 && errno == EINTR) { continue }
       return
     }
-  }
-
-  private static func recvOrRead(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
-    #if canImport(Glibc)
-      Glibc.read(fd, buffer.baseAddress, buffer.count)
-    #else
-      Darwin.read(fd, buffer.baseAddress, buffer.count)
-    #endif
   }
 
   // MARK: - Time
@@ -230,11 +205,33 @@ struct SystemCallError: Error, Equatable {
   var code: Int32
 }
 
-/// listen(2), by a name that `SocketSystem.listen(address:port:backlog:)` does not shadow.
+// The C library's functions whose names `SocketSystem`'s own members shadow inside it.
+
 private func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
-  #if canImport(Glibc)
-    Glibc.listen(fd, backlog)
+  listen(fd, backlog)
+}
+
+private func systemAccept(_ fd: Int32) -> Int32 {
+  accept(fd, nil, nil)
+}
+
+private func systemSend(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int {
+  #if canImport(Darwin)
+    send(fd, buffer.baseAddress, buffer.count, 0)  // SO_NOSIGPIPE is set on every socket.
   #else
-    Darwin.listen(fd, backlog)
+    // MSG_NOSIGNAL: a vanished peer gives EPIPE instead of killing the process.
+    send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
   #endif
+}
+
+private func systemClose(_ fd: Int32) -> Int32 {
+  close(fd)
+}
+
+private func systemPoll(_ fds: UnsafeMutablePointer<pollfd>?, _ count: nfds_t, _ timeout: Int32) -> Int32 {
+  poll(fds, count, timeout)
+}
+
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+  read(fd, buffer.baseAddress, buffer.count)
 }

@@ -1,15 +1,9 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 // The server's thread: everything here runs on it, and only here are `connections` and the
 // connections' state touched.
 extension HTTPServer {
   func run() {
-    self.loopThread.withLock { $0 = pthread_self() }
-    var pollSet: [pollfd] = []
+    self.loopThread.withLock { $0 = ServerThread.currentID() }
+    var pollSet: [PollDescriptor] = []
     var polled: [HTTPConnection] = []
     while true {
       let (commands, stopping) = self.takeInbox()
@@ -20,13 +14,13 @@ extension HTTPServer {
 
       pollSet.removeAll(keepingCapacity: true)
       polled.removeAll(keepingCapacity: true)
-      pollSet.append(pollfd(fd: self.wakeRead, events: SocketSystem.pollIn, revents: 0))
-      pollSet.append(pollfd(fd: self.listenFD, events: SocketSystem.pollIn, revents: 0))
+      pollSet.append(PollDescriptor(fd: self.wakeRead, events: SocketSystem.pollIn, revents: 0))
+      pollSet.append(PollDescriptor(fd: self.listenFD, events: SocketSystem.pollIn, revents: 0))
       var nextDeadline = UInt64.max
       for connection in self.connections.values {
         nextDeadline = min(nextDeadline, connection.nextDeadline)
         if let events = connection.pollEvents {
-          pollSet.append(pollfd(fd: connection.fd, events: events, revents: 0))
+          pollSet.append(PollDescriptor(fd: connection.fd, events: events, revents: 0))
           polled.append(connection)
         }
       }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A small HTTP/1.1 server on a thread of its own: keep-alive, pipelining, `100 Continue`,
 /// Server-Sent Events, and the right status for every bad request — never a crash, and never
 /// a stall of anything else for one slow or hostile client.
@@ -109,7 +103,7 @@ public final class HTTPServer: @unchecked Sendable {
       address: configuration.address.bytes, port: configuration.port, backlog: 128)
     {
     case .success(let value): listener = value
-    case .failure(let error) where error.code == EADDRINUSE:
+    case .failure(let error) where error.code == SocketSystem.addressInUse:
       throw .addressInUse(address: address)
     case .failure(let error):
       throw .cannotListen(
@@ -117,7 +111,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
     guard let wake = SocketSystem.makeWakeupPipe() else {
       SocketSystem.close(listener.fd)
-      throw .cannotStart(reason: "pipe: \(SocketSystem.errorDescription(errno))")
+      throw .cannotStart(reason: "pipe: \(SocketSystem.errorDescription(SocketSystem.lastError))")
     }
     let server = HTTPServer(
       configuration: configuration, port: listener.port, listenFD: listener.fd, wake: wake,
@@ -175,10 +169,9 @@ public final class HTTPServer: @unchecked Sendable {
   }
 
   /// The loop thread's identity, set when it starts.
-  let loopThread = ServerLock<pthread_t?>(nil)
+  let loopThread = ServerLock<UInt?>(nil)
 
   var isServerThread: Bool {
-    guard let loop = self.loopThread.withLock({ $0 }) else { return false }
-    return pthread_equal(loop, pthread_self()) != 0
+    self.loopThread.withLock { $0 } == ServerThread.currentID()
   }
 }
