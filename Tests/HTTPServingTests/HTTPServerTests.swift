@@ -102,7 +102,7 @@ private func eventually(_ what: String, timeout: Double = 30, _ condition: () ->
   }
 
   @Test func closesAnIdleConnectionQuietly() async throws {
-    try await withServer(HTTPServerConfiguration(requestTimeout: .milliseconds(200))) { server in
+    try await withServer(HTTPServerConfiguration(idleTimeout: .milliseconds(200))) { server in
       let client = try RawHTTPClient(port: server.port)
       #expect(try client.readUntilClosed() == "")
     }

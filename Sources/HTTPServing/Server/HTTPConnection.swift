@@ -49,7 +49,8 @@ final class HTTPConnection {
     self.fd = fd
     self.server = server
     self.parser = HTTPRequestParser(limits: server.configuration.limits)
-    self.deadline = SocketSystem.now() &+ server.configuration.requestTimeout.nanoseconds
+    // Idle until the first byte: from then on the request must arrive within requestTimeout.
+    self.deadline = SocketSystem.now() &+ server.configuration.idleTimeout.nanoseconds
   }
 
   private var configuration: HTTPServerConfiguration { self.server.configuration }

@@ -7,10 +7,11 @@ public struct HTTPServerConfiguration: Sendable {
   public var port: UInt16
   /// What a request may hold.
   public var limits: HTTPLimits
-  /// How long a client may take to send a whole request, from its first byte (and a new
-  /// connection to start one): `408 Request Timeout` after it, then close.
+  /// How long a client may take to send a whole request, from its first byte:
+  /// `408 Request Timeout` after it, then close.
   public var requestTimeout: Duration
-  /// How long a kept-alive connection may sit between requests before it is closed.
+  /// How long a connection may sit without a request — new, or kept alive after one — before
+  /// it is closed (quietly: there is nothing to answer).
   public var idleTimeout: Duration
   /// How long the handler may take to answer: `503 Service Unavailable` after it.
   public var responseTimeout: Duration
@@ -31,7 +32,7 @@ public struct HTTPServerConfiguration: Sendable {
   ///   - port: The port, 0 for any free one.
   ///   - limits: The request limits.
   ///   - requestTimeout: The time to send a request (default 10 s).
-  ///   - idleTimeout: The time a kept-alive connection may idle (default 60 s).
+  ///   - idleTimeout: The time a connection may sit without a request (default 60 s).
   ///   - responseTimeout: The time the handler has to answer (default 30 s).
   ///   - writeTimeout: The time a client may leave output unread (default 30 s).
   ///   - maxConnections: The most open connections (default 256).
