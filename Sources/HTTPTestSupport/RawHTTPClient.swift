@@ -177,7 +177,8 @@ public final class RawHTTPClient {
     let deadline = Date().addingTimeInterval(timeout)
     while !done(String(decoding: self.buffer, as: UTF8.self)) {
       guard try self.fill(until: deadline) else {
-        throw ClientError("closed before \(what); got: \(String(decoding: self.buffer, as: UTF8.self))")
+        throw ClientError(
+          "closed before \(what); got: \(String(decoding: self.buffer, as: UTF8.self))")
       }
     }
     return String(decoding: self.buffer, as: UTF8.self)
