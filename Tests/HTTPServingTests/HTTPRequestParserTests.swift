@@ -108,7 +108,8 @@ private func status(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
     ("GET / HTTP/1.1x\r\nHost: h\r\n\r\n", 400),
     ("GET / HTTP/2.0\r\nHost: h\r\n\r\n", 505),
     ("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 505),
-    ("\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\nGET / HTTP/1.1\r\nHost: h\r\n\r\n", 400),  // 9 empty lines
+    // Nine empty lines before the request.
+    ("\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\nGET / HTTP/1.1\r\nHost: h\r\n\r\n", 400),
     ("GET / HTTP/1.1\r\n Host: h\r\n\r\n", 400),  // folding
     ("GET / HTTP/1.1\r\nHost h\r\n\r\n", 400),  // no colon
     ("GET / HTTP/1.1\r\nHost : h\r\n\r\n", 400),  // space before colon

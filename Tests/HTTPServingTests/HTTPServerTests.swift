@@ -1,9 +1,9 @@
 import Foundation
+import HTTPTestSupport
 import Synchronization
 import Testing
 
 @testable import HTTPServing
-import HTTPTestSupport
 
 /// A server on a free loopback port, stopped at the end of the test.
 private func withServer(

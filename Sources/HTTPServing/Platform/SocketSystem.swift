@@ -228,7 +228,9 @@ private func systemClose(_ fd: Int32) -> Int32 {
   close(fd)
 }
 
-private func systemPoll(_ fds: UnsafeMutablePointer<pollfd>?, _ count: nfds_t, _ timeout: Int32) -> Int32 {
+private func systemPoll(_ fds: UnsafeMutablePointer<pollfd>?, _ count: nfds_t, _ timeout: Int32)
+  -> Int32
+{
   poll(fds, count, timeout)
 }
 
