@@ -60,6 +60,14 @@ private func status(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
     #expect(requests[2].keepAlive)
   }
 
+  @Test func readsFieldValueBytesThatAreNotUTF8AsReplacementCharacters() throws {
+    var parser = HTTPRequestParser()
+    parser.append(
+      Array("GET / HTTP/1.1\r\nHost: h\r\nX: a".utf8) + [0xFF, 0xE3] + Array("b\r\n\r\n".utf8))
+    let request = try #require(try parser.nextRequest())
+    #expect(request.headers["X"] == "a\u{FFFD}\u{FFFD}b")
+  }
+
   @Test func skipsEmptyLinesBeforeARequest() {
     #expect(parse("\r\n\r\nGET / HTTP/1.1\r\nHost: h\r\n\r\n").requests.count == 1)
   }

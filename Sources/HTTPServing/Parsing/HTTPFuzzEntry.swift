@@ -32,9 +32,15 @@ func fuzzHTTPRequest(_ data: UnsafeRawBufferPointer) {
     _ = request.query
     _ = request.authority
     _ = request.keepAlive
+    // Written back, a field value can be up to three times longer: bytes that are not UTF-8
+    // read as U+FFFD, three bytes each. The request line is ASCII, and one Content-Length may
+    // take the place of a Transfer-Encoding.
     var parser = HTTPRequestParser(
       limits: HTTPLimits(
-        maxRequestLineLength: 400, maxHeaderCount: 16, maxHeaderBytes: 800, maxBodyBytes: 1200))
+        maxRequestLineLength: fuzzLimits.maxRequestLineLength,
+        maxHeaderCount: fuzzLimits.maxHeaderCount,
+        maxHeaderBytes: fuzzLimits.maxHeaderBytes * 3 + 32,
+        maxBodyBytes: fuzzLimits.maxBodyBytes))
     parser.append(request.serialized())
     let again: HTTPRequest?
     do {
