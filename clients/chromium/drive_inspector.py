@@ -14,9 +14,10 @@ client nor any package is needed.
 URL is the one `storeclient inspect` printed (with its token). `check` verifies, as a person
 would see it: the page shows the counter's state; an increment sent from the dispatch box is
 acknowledged, appears in the state and in the action log; the entry's change reads
-`/count: N → N+1`; clicking an entry shows the state at its revision (read-only) while the
-live state moves on; a browser without the token is refused (403); the page threw no
-JavaScript error. With --host-restart, whoever runs it restarts the host once the line
+`/count: N → N+1`, and the changed value flashed; clicking an entry shows the state at its
+revision (read-only) while the live state moves on; the scope list names the ids of
+`todos/{id}` and follows the list when a to-do is added; the `_host` charts show live
+figures; a browser without the token is refused (403); the page threw no JavaScript error. With --host-restart, whoever runs it restarts the host once the line
 `waiting for the host to restart` is printed: the page must say the host is unreachable,
 then show the new host's state without being reloaded.
 
@@ -226,6 +227,12 @@ def check(browser, url, host_restart=False):
     rev = send_from_the_page(tab, {"incrementButtonTapped": {}})
     tab.wait_for(f"the state shows count {count + 1}", f"{count_expression()} === {count + 1}")
     print(f"ok: the increment sent from the page was acknowledged (rev {rev}) and the state shows count {count + 1}")
+    # The value the patch changed is drawn highlighted (the class stays until the next patch).
+    if not tab.evaluate("document.querySelector('#state [data-path=\"/count\"]').classList.contains('flash')"):
+        raise CheckFailed("the changed /count did not flash")
+    if tab.evaluate("document.querySelectorAll('#state .flash').length") != 1:
+        raise CheckFailed("values the patch did not change flashed too")
+    print("ok: the changed value flashed, and only it")
 
     entry = f"document.querySelector('#log li[data-rev=\"{rev}\"]')"
     text = tab.wait_for(f"the log lists rev {rev}", f"{entry} && {entry}.innerText")
@@ -251,6 +258,9 @@ def check(browser, url, host_restart=False):
     print(f"ok: clicking the entry shows count {count + 1} at rev {rev} (read-only) while the live state is at rev {later}")
     tab.evaluate("document.getElementById('back-to-live').click()")
     tab.wait_for("the live state is back", f"{count_expression()} === {count + 2}")
+
+    check_scope_list(tab)
+    check_charts(tab)
 
     if host_restart:
         # The host may be back before a poll would see it gone: record every state the
@@ -284,6 +294,32 @@ def check(browser, url, host_restart=False):
     if "needs the token" not in body:
         raise CheckFailed(f"a browser without the token was not refused; it read: {body!r}")
     print("ok: a browser without the token is refused")
+
+
+def check_scope_list(tab):
+    """The scope list names the ids of a collection scope, and follows the collection."""
+    todo_buttons = "document.querySelectorAll('#scope-list button[data-scope^=\"todos/\"]').length"
+    ids = tab.wait_for("the scope list shows the ids of todos/{id}", f"{todo_buttons} || null")
+    status = tab.evaluate(
+        "fetch('/api/send', { method: 'POST', headers: { 'Content-Type': 'application/json' },"
+        " body: JSON.stringify({ scope: 'todos', action: { addTodoButtonTapped: {} } }) })"
+        ".then((response) => response.status)")
+    if status != 200:
+        raise CheckFailed(f"adding a to-do through the page's API answered {status}")
+    tab.wait_for(f"the scope list shows {ids + 1} to-dos", f"{todo_buttons} === {ids + 1}")
+    print(f"ok: the scope list names the {ids} ids of todos/{{id}}, and {ids + 1} once a to-do is added")
+
+
+def check_charts(tab):
+    """The `_host` charts show live figures: the inspector's own connection, and the bytes
+    its once-a-second reading of `_host` makes the host send."""
+    figures = tab.wait_for(
+        "the charts show the host's figures",
+        "(() => { const v = (id) => document.getElementById(id).textContent;"
+        " return Number(v('value-connections')) >= 1 && Number(v('value-bytes-out')) > 0"
+        " ? [v('value-actions'), v('value-connections'), v('value-bytes-in'), v('value-bytes-out')]"
+        " : null; })()")
+    print("ok: the charts show actions/s {}, connections {}, bytes/s in {} out {}".format(*figures))
 
 
 def screenshot(browser, url, path):

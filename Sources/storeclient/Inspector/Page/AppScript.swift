@@ -52,11 +52,14 @@ extension InspectorPage {
 
       // MARK: - Scopes
 
+      // The list as last drawn (JSON), so that an unchanged list is not drawn again.
+      let shownScopes = null;
+
       async function loadScopes() {
         try {
           const result = await api('/api/scopes');
           app.scopes = result.scopes;
-          renderScopes();
+          if (JSON.stringify(app.scopes) !== shownScopes) renderScopes();
           if (app.scope === null) {
             const first = app.scopes.find((s) => !s.pattern.includes('{') && s.pattern !== '_host');
             if (first) choose(first.pattern);
@@ -64,6 +67,7 @@ extension InspectorPage {
             updateWritable();
           }
         } catch (error) {
+          shownScopes = null;
           $('scope-list').replaceChildren(note(error.message));
         }
       }
@@ -116,6 +120,20 @@ extension InspectorPage {
           return li;
         });
         $('scope-list').replaceChildren(...items);
+        shownScopes = JSON.stringify(app.scopes);
+      }
+
+      // The ids of collection scopes change with the state (a to-do added, a product removed):
+      // after actions, the list is read again, at most once a second, and drawn again only when
+      // it changed (so that a busy host costs one read a second, and the list does not flicker).
+      let scopesTimer = null;
+      function refreshScopesSoon() {
+        if (scopesTimer !== null || !app.hostConnected) return;
+        if (!app.scopes.some((s) => s.pattern.includes('{'))) return;
+        scopesTimer = setTimeout(() => {
+          scopesTimer = null;
+          loadScopes();
+        }, 1000);
       }
 
       // The entry of the scope list that `scope` is, or matches.
@@ -306,6 +324,7 @@ extension InspectorPage {
             return connect();
           }
           app.rev = data.rev;
+          refreshScopesSoon();
           if (app.travel) {
             $('state-rev').textContent = `live at rev ${app.rev}`;
           } else {
@@ -323,7 +342,10 @@ extension InspectorPage {
           log.setAvailable(data.available, data.message);
           if (data.available) log.reset(data);
         });
-        on('entry', (entry) => log.add(entry));
+        on('entry', (entry) => {
+          log.add(entry);
+          refreshScopesSoon();
+        });
         on('gap', (data) => log.gap(data.from, data.to));
         on('figures-history', (data) => charts.reset(data.samples));
         on('figures', (figures) => charts.add(figures));
