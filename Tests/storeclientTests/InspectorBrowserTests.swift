@@ -34,9 +34,10 @@ enum Chromium {
 /// The inspector's page in a real browser (headless Chromium, driven over the DevTools
 /// protocol by clients/chromium/drive_inspector.py): it shows the counter's state, an
 /// increment sent from its dispatch box is acknowledged, flashes in the state and appears in
-/// the action log with the change it made, time travel shows the past state, the scope list
-/// names the ids of `todos/{id}` and follows the list, the `_host` charts show live figures,
-/// and a browser without the token is refused.
+/// the action log with the change it made, an action the counter does not take shows the
+/// host's error, time travel shows the past state, the scope list names the ids of
+/// `todos/{id}` and follows the list, the `_host` charts show live figures, and a browser
+/// without the token is refused.
 @Suite(
   .serialized, .timeLimit(.minutes(5)),
   .enabled(if: Binaries.available, "storehost and storeclient must be built next to the tests"),

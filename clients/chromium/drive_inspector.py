@@ -13,13 +13,14 @@ client nor any package is needed.
 
 URL is the one `storeclient inspect` printed (with its token). `check` verifies, as a person
 would see it: the page shows the counter's state; an increment sent from the dispatch box is
-acknowledged, appears in the state and in the action log; the entry's change reads
-`/count: N → N+1`, and the changed value flashed; clicking an entry shows the state at its
-revision (read-only) while the live state moves on; the scope list names the ids of
-`todos/{id}` and follows the list when a to-do is added; the `_host` charts show live
-figures; a browser without the token is refused (403); the page threw no JavaScript error. With --host-restart, whoever runs it restarts the host once the line
-`waiting for the host to restart` is printed: the page must say the host is unreachable,
-then show the new host's state without being reloaded.
+acknowledged, appears in the state (the changed value flashes, and only it) and in the action
+log; an action the counter does not take shows the host's error; the entry's change reads
+`/count: N → N+1`; clicking an entry shows the state at its revision (read-only) while the
+live state moves on; the scope list names the ids of `todos/{id}` and follows the list when a
+to-do is added; the `_host` charts show live figures; a browser without the token is refused
+(403); the page threw no JavaScript error. With --host-restart, whoever runs it restarts the
+host once the line `waiting for the host to restart` is printed: the page must say the host
+is unreachable, then show the new host's state without being reloaded.
 
 Exit status: 0 when everything held, 1 when a check failed (the reason is printed), 2 when
 Chromium could not be started (the caller decides whether that is a skip).
@@ -203,6 +204,17 @@ def count_expression():
             " return e ? Number(e.textContent) : null; })()")
 
 
+def dispatch_error_from_the_page(tab, action):
+    """Sends an action the scope does not take from the dispatch box; returns the error shown."""
+    tab.evaluate(
+        "(() => { document.getElementById('action').value = " + json.dumps(json.dumps(action)) +
+        "; document.getElementById('send').click(); return true; })()")
+    return tab.wait_for(
+        "the dispatch box shows the host's error",
+        "(() => { const r = document.getElementById('dispatch-result');"
+        " return r.className === 'error' ? r.textContent : null; })()")
+
+
 def send_from_the_page(tab, action):
     tab.evaluate(
         "(() => { document.getElementById('action').value = " + json.dumps(json.dumps(action)) +
@@ -233,6 +245,10 @@ def check(browser, url, host_restart=False):
     if tab.evaluate("document.querySelectorAll('#state .flash').length") != 1:
         raise CheckFailed("values the patch did not change flashed too")
     print("ok: the changed value flashed, and only it")
+    error = dispatch_error_from_the_page(tab, {"noSuchAction": {}})
+    if not error.startswith("bad_action: "):
+        raise CheckFailed(f"an action the counter does not take showed {error!r}")
+    print(f"ok: an action the counter does not take shows the host's error: {error}")
 
     entry = f"document.querySelector('#log li[data-rev=\"{rev}\"]')"
     text = tab.wait_for(f"the log lists rev {rev}", f"{entry} && {entry}.innerText")
