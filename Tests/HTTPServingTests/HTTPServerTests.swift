@@ -185,8 +185,10 @@ private func eventually(_ what: String, timeout: Double = 30, _ condition: () ->
       let stream = streams.withLock { $0[0] }
       let chunk = String(repeating: "x", count: 64 * 1024)
       // The client reads nothing: the kernel's buffers fill, then the backlog; then it closes.
-      try await eventually("the stream closes") {
-        stream.send(data: chunk)
+      // Loopback buffers can hold megabytes, so each poll offers up to 4 MB (on a loaded
+      // machine the polls are few).
+      try await eventually("the stream closes", timeout: 120) {
+        for _ in 0..<64 where stream.isOpen { stream.send(data: chunk) }
         return !stream.isOpen
       }
     }
