@@ -90,7 +90,7 @@ class Browser:
         self.next_id = 0
         self.events = []
         try:
-            self.call("Browser.getVersion", timeout=30)
+            self.call("Browser.getVersion", timeout=60)
         except CheckFailed as error:
             raise ChromiumUnavailable(f"chromium did not answer: {error}; {self.stderr_tail()}")
 
@@ -128,7 +128,7 @@ class Browser:
         message, self.buffer = self.buffer.split(b"\0", 1)
         return json.loads(message)
 
-    def call(self, method, params=None, session=None, timeout=30):
+    def call(self, method, params=None, session=None, timeout=60):
         self.next_id += 1
         message = {"id": self.next_id, "method": method, "params": params or {}}
         if session:
@@ -159,7 +159,7 @@ class Tab:
         self.call("Page.enable")
         self.call("Page.navigate", {"url": url})
 
-    def call(self, method, params=None, timeout=30):
+    def call(self, method, params=None, timeout=60):
         return self.browser.call(method, params, session=self.session, timeout=timeout)
 
     def evaluate(self, expression):
@@ -170,7 +170,8 @@ class Tab:
             raise CheckFailed(f"evaluating {expression!r}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
-    def wait_for(self, what, expression, timeout=30):
+    def wait_for(self, what, expression, timeout=90):
+        # Generous: a loaded 2-core CI machine runs Chromium, the host and the inspector at once.
         deadline = time.monotonic() + timeout
         value = None
         while time.monotonic() < deadline:
