@@ -8,7 +8,8 @@
 // Pointer nullability is as in those headers: pthread.h annotates its pointers (so Swift sees
 // optionals or not); the BSD headers do not (so Swift sees implicitly unwrapped optionals).
 // Only the names the shims use are here (Wire's Platform/Posix.swift and Posix+Darwin.swift,
-// storeclient's Utilities/Platform.swift, HTTPServing's Platform/); a new use fails to
+// storeclient's Utilities/Platform.swift, ArgumentParsing's TerminalWidth.swift, HTTPServing's
+// Platform/); a new use fails to
 // type-check until its declaration is added from the SDK's header.
 #ifndef C_DARWIN_STAND_IN_H
 #define C_DARWIN_STAND_IN_H
