@@ -37,8 +37,9 @@ import Wire
 @Suite struct InspectCommandTests {
   @Test func helpIsGolden() {
     #expect(
-      InspectCommand.spec.help == """
-        OVERVIEW: Serve a live web inspector of the host on this machine's loopback interface.
+      InspectCommand.spec.help(width: 80) == """
+        OVERVIEW: Serve a live web inspector of the host on this machine's loopback
+        interface.
 
         Open the printed URL in a browser: the scopes and their live state (changed
         values flash), the actions the host reduced with the change each made (click one
@@ -57,7 +58,8 @@ import Wire
                                   $STOREHOST_SOCKET, else
                                   $XDG_RUNTIME_DIR/storehost.sock, else
                                   /tmp/storehost-<uid>.sock)
-          --listen <address:port> Where to serve the page: a loopback address and a
+          --listen <address:port>
+                                  Where to serve the page: a loopback address and a
                                   port, 0 for any free one. (default: 127.0.0.1:0)
           -h, --help              Show help information.
         """)
