@@ -28,7 +28,9 @@ private func eventually(_ what: String, timeout: Double = 30, _ condition: () ->
   }
 }
 
-@Suite struct HTTPServerTests {
+// One test at a time: they block on socket reads, and a test process on a 2-core machine has
+// two threads for every suite's async tests.
+@Suite(.serialized) struct HTTPServerTests {
   @Test func answersRequestsOnOneKeptAliveConnection() async throws {
     try await withServer { server in
       let client = try RawHTTPClient(port: server.port)
