@@ -183,7 +183,8 @@ private func eventually(_ what: String, timeout: Double = 30, _ condition: () ->
   @Test func closesAStreamWhoseClientDoesNotRead() async throws {
     let streams = Mutex<[HTTPEventStream]>([])
     try await withServer(
-      HTTPServerConfiguration(maxStreamBacklog: 256 * 1024),
+      // The write timeout is far, so that the backlog is what closes the stream.
+      HTTPServerConfiguration(writeTimeout: .seconds(600), maxStreamBacklog: 256 * 1024),
       handler: { _, responder in streams.withLock { $0.append(responder.startEventStream()) } }
     ) { server in
       let client = try RawHTTPClient(port: server.port)
