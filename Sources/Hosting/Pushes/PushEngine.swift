@@ -208,12 +208,14 @@ final class PushEngine<State: Sendable, Action: Sendable> {
     case .scope(let bound):
       let shared = cache?.scopes[sub.scopeName]
       if let shared, let state = shared.state,
+        (sub.tracked == nil) == (shared.trackedBase == nil),
         let frame = shared.frame(sub: sub.id, base: sub.lastRevision)
       {
         // The hot path of a fan-out: another watcher of this scope at the same base already
         // got this exact patch (or found nothing to send).
-        if sub.tracked != nil {
-          guard let base = shared.trackedBase else { return }
+        // (A frame computed for a watcher of the other kind, tracked or not, is not taken: its
+        // base to adopt is not in the cache.)
+        if let base = shared.trackedBase {
           sub.tracked = base
           guard !frame.isEmpty else { return }
           session.output.append(contentsOf: frame)
