@@ -17,6 +17,10 @@
 ///   renumbered eagerly, so id lookups stay correct after inserting at 0 or removing anywhere.
 ///
 /// `Codable` as a plain JSON array of elements. Equality compares the elements in order.
+///
+/// While a copy or a change cursor shares it, every mutation also records one entry in the
+/// array's change log (O(1)), so that a host can push the changes to watchers of a whole
+/// collection without re-encoding it (see ``IdentifiedArrayChange``).
 public struct IdentifiedArray<ID: Hashable, Element> {
   // Invariants: `_elements.count == _ids.count == _positions.count`, every `_elements[i]` is
   // non-nil, `_ids[i] == _id(_elements[i]!)` and `_positions[_ids[i]] == i + _base`.
