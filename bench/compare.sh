@@ -91,7 +91,7 @@ wait_for_socket() { for _ in $(seq 200); do [[ -S "$1" ]] && return 0; sleep 0.0
 
 start_host() {
   local sock="$1"
-  "$BIN/storehost" --socket "$sock" --log-level error 2>>"$TMP/host.log" &
+  "$BIN/storehost" --socket "$sock" --ephemeral --log-level error 2>>"$TMP/host.log" &
   HOST_PID=$!
   wait_for_socket "$sock"
 }

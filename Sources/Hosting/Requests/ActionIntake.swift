@@ -17,6 +17,9 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
   let revision: RevisionCounter
   let statistics: HostStatistics
   let output: SessionOutput<State, Action>
+  /// A durable host's gate: sends are refused while the journal cannot be written, and a
+  /// reduced action's ack waits for its record (`nil` in memory).
+  let gate: AckGate<State, Action>?
 
   /// Handles `send{id, scope, action}`: reduces the action and acknowledges it, or answers
   /// the error that stopped it (nothing is reduced then).
@@ -31,7 +34,23 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
       return
     }
     guard let action = self.decode(json, for: bound, session: session, id: id) else { return }
-    self.reduce(action, from: session, scope: name, json: json)
+    if let gate = self.gate {
+      // Nothing is reduced that could not be journaled: no ack for an unwritten action, and
+      // no hole in the journal's revisions.
+      guard gate.admitsActions else {
+        self.output.reply(
+          session,
+          .error(
+            id: id, code: .unavailable,
+            message: "the host cannot write its journal right now, so it accepts no actions; "
+              + "nothing was changed; retry later"))
+        return
+      }
+      self.reduce(action, from: session, scope: name, json: json)
+      gate.holdReplies(of: session)
+    } else {
+      self.reduce(action, from: session, scope: name, json: json)
+    }
     self.acknowledge(session, id: id)
   }
 

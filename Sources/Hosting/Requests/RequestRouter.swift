@@ -16,6 +16,8 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
   let statistics: HostStatistics
   let pushes: PushEngine<State, Action>
   let intake: ActionIntake<State, Action>
+  /// The optional parts of the protocol this host offers, listed in `welcome`.
+  let features: [String]
 
   /// Handles one frame's payload.
   func handle(frame: ArraySlice<UInt8>, from session: Session<State, Action>) {
@@ -144,7 +146,7 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
       session,
       .welcome(
         protocol: 1, host: self.configuration.hostName, app: self.appName,
-        session: String(session.id)))
+        session: String(session.id), features: self.features))
   }
 
   private func get(_ session: Session<State, Action>, id: Int64, scope name: String) {

@@ -36,6 +36,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   let output: SessionOutput<State, Action>
   let pushes: PushEngine<State, Action>
   let router: RequestRouter<State, Action>
+  /// The journal, snapshots and acknowledgement gate of a durable host (`nil` in memory).
+  let durability: Durability<State, Action>?
 
   private var sessions: [Int: Session<State, Action>] = [:]
   /// Subscriptions over all sessions: with none, reduced actions schedule no sync.
@@ -54,14 +56,16 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     recorder: ReductionRecorder<Action>,
     scopes: ScopeRegistry<State, Action>,
     configuration: HostConfiguration,
-    appName: String
+    appName: String,
+    durability: Durability<State, Action>? = nil
   ) {
     let store = LoopStore(store: store, loop: loop, recorder: recorder)
     let log = HostLogger(level: configuration.logLevel)
     let statistics = HostStatistics(revision: revision, subscriptions: self.subscriptionTally)
     let output = SessionOutput<State, Action>(
       maxFrameSize: configuration.maxFrameSize,
-      highWaterMark: configuration.outboundHighWaterMark, log: log, statistics: statistics)
+      highWaterMark: configuration.outboundHighWaterMark, log: log, statistics: statistics,
+      gate: durability?.gate)
     let pushes = PushEngine(
       store: store, revision: revision, output: output, statistics: statistics, log: log,
       configuration: configuration)
@@ -75,12 +79,21 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     self.statistics = statistics
     self.output = output
     self.pushes = pushes
+    self.durability = durability
     self.router = RequestRouter(
       store: store, registry: scopes, revision: revision, configuration: configuration,
       appName: appName, log: log, output: output, statistics: statistics, pushes: pushes,
       intake: ActionIntake(
         store: store, registry: scopes, revision: revision, statistics: statistics,
-        output: output))
+        output: output, gate: durability?.gate),
+      features: durability == nil ? [] : ["durable"])
+    durability?.currentState = { [store, revision] in (store.state, revision.value) }
+    durability?.gate.release = { [unowned self] session in
+      // The gate calls back on the loop, the core's executor: the session never leaves that
+      // thread, which the region checker cannot see through assumeIsolated.
+      nonisolated(unsafe) let session = session
+      self.assumeIsolated(on: loop) { core in core.didConfirm(session) }
+    }
   }
 
   var sessionCount: Int { sessions.count }
@@ -168,6 +181,18 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     }
     output.flush(session)
     if session.phase == .closing {
+      // A session whose last acks wait for the journal closes once they have left.
+      if !session.isParked { session.channel.close() }
+    } else {
+      output.updateBackpressure(session)
+    }
+  }
+
+  /// The journal confirmed the records a parked session's acks waited for: its output leaves.
+  private func didConfirm(_ session: Session<State, Action>) {
+    guard sessions[session.id] === session else { return }
+    output.flush(session)
+    if session.phase == .closing {
       session.channel.close()
     } else {
       output.updateBackpressure(session)
@@ -185,6 +210,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       finishBatch(session)
     }
     statistics.tick()
+    durability?.tick()
     pushes.pushHostFigures(sessions.values)
   }
 
@@ -207,6 +233,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   /// Brings every session's subscriptions up to the current revision.
   func syncAll(force: Bool = false) {
+    // No push shows a state whose journal record is not handed to the operating system.
+    durability?.writePending()
     revision.clearSyncScheduled()
     if let deferredUntil = pushes.syncAll(sessions.values, force: force) {
       scheduleDeferredSync(at: deferredUntil)
@@ -235,6 +263,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   /// Says `bye` to every client and closes their connections.
   func shutdown(reason: String) {
     isShuttingDown = true
+    // Written and flushed first: the acknowledgements it held leave before the byes.
+    durability?.finish()
     for session in sessions.values {
       finishBatch(session)
       HostMessage.bye(reason: reason).encodeFrame(into: &session.output)

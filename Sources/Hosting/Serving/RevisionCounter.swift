@@ -12,12 +12,18 @@ protocol RevisionObserver: AnyObject, Sendable {
 /// Written only on the event loop (where the store reduces) but read by the loop's callers
 /// too, so it is an atomic rather than actor state.
 final class RevisionCounter: Sendable {
-  private let revision = Atomic<Int64>(0)
+  private let revision: Atomic<Int64>
   private let syncScheduled = Atomic<Bool>(false)
   /// Set once, by ``StoreHost/start``, before the store can reduce anything (the store is not
   /// reachable by any client or effect until the host listens, and the actor hop to start
   /// listening orders this write before every read); never written again.
   nonisolated(unsafe) private weak var observer: (any RevisionObserver)?
+
+  /// A counter at `revision`: 0 for a new state, the recovered revision for a durable host
+  /// (revisions never go back across restarts).
+  init(startingAt revision: Int64 = 0) {
+    self.revision = Atomic(revision)
+  }
 
   var value: Int64 { revision.load(ordering: .relaxed) }
 

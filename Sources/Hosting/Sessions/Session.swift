@@ -45,6 +45,11 @@ final class Session<State, Action> {
   /// Replies held back until the pushes they must follow have been computed (read your
   /// writes), so a batch of pipelined requests costs one round of diffs, not one per reply.
   @exclusivity(unchecked) var heldReplies: [UInt8] = []
+  /// The journal position this session's output waits for (durable hosts: its acks leave
+  /// once the records up to there are written; see ``AckGate``).
+  @exclusivity(unchecked) var journalPosition: UInt64 = 0
+  /// Whether the ``AckGate`` holds this session's output.
+  var isParked = false
   /// Whether pushes were skipped because the client was not reading.
   var needsSync = false
   /// Whether reading is paused for backpressure.

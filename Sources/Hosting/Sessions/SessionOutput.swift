@@ -19,6 +19,9 @@ struct SessionOutput<State, Action> {
   let highWaterMark: Int
   let log: HostLogger
   let statistics: HostStatistics
+  /// A durable host's gate: output that follows an acknowledgement waits for its journal
+  /// record (`nil` in memory).
+  let gate: AckGate<State, Action>?
 
   /// Queues a reply behind the pushes it must follow.
   func reply(_ session: Session<State, Action>, _ message: HostMessage) {
@@ -68,9 +71,11 @@ struct SessionOutput<State, Action> {
     session.channel.close()
   }
 
-  /// Hands what `session` has ready to its channel.
+  /// Hands what `session` has ready to its channel — unless it follows an acknowledgement
+  /// whose journal record is not confirmed yet: it then stays queued, in order, until it is.
   func flush(_ session: Session<State, Action>) {
     guard !session.output.isEmpty else { return }
+    if let gate = self.gate, gate.holds(session) { return }
     self.statistics.bytesOut += Int64(session.output.count)
     session.channel.write(session.output)
     session.output.removeAll(keepingCapacity: true)

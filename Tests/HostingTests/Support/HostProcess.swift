@@ -46,6 +46,10 @@ final class HostProcess {
   }
 
   /// Starts `storehost --socket <tmp>/host.sock` plus `arguments`, and waits until it listens.
+  ///
+  /// The host keeps its state in memory (`--ephemeral`) unless `arguments` name a data
+  /// directory (`--data`, always a temporary one in tests): tests never write outside
+  /// temporary directories.
   init(arguments: [String] = [], directory: String? = nil, waitForListening: Bool = true) throws {
     let binary = Self.binaryPath
     guard FileManager.default.isExecutableFile(atPath: binary) else {
@@ -55,7 +59,8 @@ final class HostProcess {
     self.socketPath = self.directory + "/host.sock"
     process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = ["--socket", socketPath, "--log-level", "debug"] + arguments
+    let storage = arguments.contains("--data") ? [] : ["--ephemeral"]
+    process.arguments = ["--socket", socketPath, "--log-level", "debug"] + storage + arguments
     process.standardError = errorPipe
     process.standardOutput = FileHandle.nullDevice
     let sink = errorOutput

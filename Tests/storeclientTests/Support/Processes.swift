@@ -82,13 +82,14 @@ final class HostProcess: Sendable {
   private let process: Process
   private let errors = PipeText()
 
-  /// Starts `storehost --socket <path>` and waits until it listens.
+  /// Starts `storehost --socket <path> --ephemeral` (tests never write outside temporary
+  /// directories) and waits until it listens.
   init(socketPath: String) async throws {
     guard let binary = Binaries.storehost else { throw HarnessError("storehost is not built") }
     self.socketPath = socketPath
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = ["--socket", socketPath]
+    process.arguments = ["--socket", socketPath, "--ephemeral"]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = self.errors.pipe
     self.process = process

@@ -1,0 +1,65 @@
+/// Holds back a session's output until the journal has confirmed the records of the actions it
+/// acknowledges: the one place where "acknowledged only once written" is enforced.
+///
+/// ```
+///   send ─▶ reduce ─▶ ack queued; session waits for journal position P (``holdReplies(of:)``)
+///   end of batch ─▶ SessionOutput.flush ─▶ P > confirmed? keep the bytes in `session.output`
+///                                          and park the session (``holds(_:)``)
+///   journal confirms P ─▶ ``confirm(_:)`` ─▶ each parked session whose P is confirmed is
+///                                            flushed (and closed, if it was closing)
+/// ```
+///
+/// While a session is parked, everything else queued for it (later replies, pushes) waits
+/// behind in the same buffer, so its connection still sees its frames in order. Pushes to
+/// other connections are not held: they may show a state whose record is written but not yet
+/// flushed to the device (``FsyncPolicy/always``).
+///
+/// Confined to the event loop, like the sessions.
+final class AckGate<State, Action> {
+  private let journal: Journal<Action>
+  private var parked: [Session<State, Action>] = []
+  /// Flushes a released session (set by the host: write, close if closing, back-pressure).
+  var release: ((Session<State, Action>) -> Void)?
+
+  init(journal: Journal<Action>) {
+    self.journal = journal
+  }
+
+  /// Whether client actions may be reduced now (else they are answered `unavailable`).
+  var admitsActions: Bool { self.journal.isAcceptingActions }
+
+  /// Makes the session's output wait for every record encoded so far (call right after its
+  /// action was reduced).
+  @inline(__always)
+  func holdReplies(of session: Session<State, Action>) {
+    session.journalPosition = self.journal.appended
+  }
+
+  /// Whether the session's output must wait; if so it is parked until ``confirm(_:)``.
+  @inline(__always)
+  func holds(_ session: Session<State, Action>) -> Bool {
+    guard session.journalPosition > self.journal.confirmed else { return false }
+    if !session.isParked {
+      session.isParked = true
+      self.parked.append(session)
+    }
+    return true
+  }
+
+  /// The journal confirmed `position`: releases the sessions waiting for it.
+  func confirm(_ position: UInt64) {
+    guard !self.parked.isEmpty else { return }
+    var waiting: [Session<State, Action>] = []
+    let ready = self.parked
+    self.parked.removeAll(keepingCapacity: true)
+    for session in ready {
+      if session.journalPosition > position {
+        waiting.append(session)
+        continue
+      }
+      session.isParked = false
+      self.release?(session)
+    }
+    self.parked.append(contentsOf: waiting)
+  }
+}
