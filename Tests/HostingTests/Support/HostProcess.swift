@@ -48,9 +48,13 @@ final class HostProcess {
   /// Starts `storehost --socket <tmp>/host.sock` plus `arguments`, and waits until it listens.
   ///
   /// The host keeps its state in memory (`--ephemeral`) unless `arguments` name a data
-  /// directory (`--data`, always a temporary one in tests): tests never write outside
-  /// temporary directories.
-  init(arguments: [String] = [], directory: String? = nil, waitForListening: Bool = true) throws {
+  /// directory (`--data`, always a temporary one in tests), or `storage` says otherwise (`[]`:
+  /// the host's default, for tests that set `XDG_STATE_HOME` or `HOME` to a temporary
+  /// directory): tests never write outside temporary directories.
+  init(
+    arguments: [String] = [], directory: String? = nil, waitForListening: Bool = true,
+    environment: [String: String]? = nil, storage: [String]? = nil
+  ) throws {
     let binary = Self.binaryPath
     guard FileManager.default.isExecutableFile(atPath: binary) else {
       throw HarnessError("storehost is not built at \(binary); run `swift build` first")
@@ -59,8 +63,9 @@ final class HostProcess {
     self.socketPath = self.directory + "/host.sock"
     process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
-    let storage = arguments.contains("--data") ? [] : ["--ephemeral"]
+    let storage = storage ?? (arguments.contains("--data") ? [] : ["--ephemeral"])
     process.arguments = ["--socket", socketPath, "--log-level", "debug"] + storage + arguments
+    if let environment { process.environment = environment }
     process.standardError = errorPipe
     process.standardOutput = FileHandle.nullDevice
     let sink = errorOutput
