@@ -42,6 +42,15 @@ struct DurableHostTests {
     return (scopes, rev ?? -1)
   }
 
+  /// Waits until the host's log has `text` (its stderr is read as it arrives).
+  private func expectLog(_ host: HostProcess, _ text: String) async throws {
+    do {
+      try await waitUntil("the log has \(text)") { host.stderr.contains(text) }
+    } catch {
+      Issue.record("the log lacks \(text):\n\(host.stderr)")
+    }
+  }
+
   /// Sends an action and waits for its ack.
   @discardableResult
   private func send(_ host: HostProcess, _ scope: String, _ action: String) throws -> Int64 {
@@ -81,7 +90,9 @@ struct DurableHostTests {
     let before = try self.everyScope(host)
     #expect(before.scopes.count > 10)
     #expect(host.stop() == 0)
-    #expect(host.stderr.contains("final snapshot of revision \(before.rev)"), "\(host.stderr)")
+    try await waitUntil("the host logs its final snapshot") {
+      host.stderr.contains("final snapshot of revision \(before.rev)")
+    }
 
     host = try HostProcess(arguments: arguments)
     let after = try self.everyScope(host)
@@ -91,7 +102,9 @@ struct DurableHostTests {
     }
     #expect(after.scopes.keys.sorted() == before.scopes.keys.sorted())
     #expect(try self.send(host, "counter", #"{"incrementButtonTapped":{}}"#) == before.rev + 1)
-    #expect(host.stderr.contains("recovered revision \(before.rev) from \(data.file("state"))"))
+    try await waitUntil("the host logs its recovery") {
+      host.stderr.contains("recovered revision \(before.rev) from \(data.file("state"))")
+    }
   }
 
   @Test func aKilledHostRecoversAddedToDosAndTimerTicksExactly() async throws {
@@ -131,20 +144,18 @@ struct DurableHostTests {
     try await waitUntil("the timer ticks again") { try self.count(host) >= recovered + 2 }
   }
 
-  @Test func aSecondHostOnTheSameDirectoryIsRefused() throws {
+  @Test func aSecondHostOnTheSameDirectoryIsRefused() async throws {
     let data = TemporaryDirectory()
     let first = try HostProcess(arguments: ["--data", data.file("state")])
     let second = try HostProcess(arguments: ["--data", data.file("state")], waitForListening: false)
     #expect(second.stop(signal: 0, timeout: 20) == 1)
-    #expect(
-      second.stderr.contains(
-        "\(data.file("state")) is in use by another host (pid \(first.processID))"),
-      "\(second.stderr)")
+    try await self.expectLog(
+      second, "\(data.file("state")) is in use by another host (pid \(first.processID))")
     #expect(!FileManager.default.fileExists(atPath: second.socketPath))
     _ = try WireClient.greeted(path: first.socketPath)
   }
 
-  @Test func anUndecodableSnapshotIsRefusedUntilReset() throws {
+  @Test func anUndecodableSnapshotIsRefusedUntilReset() async throws {
     let data = TemporaryDirectory()
     let directory = data.file("state")
     var host = try HostProcess(arguments: ["--data", directory])
@@ -161,21 +172,21 @@ struct DurableHostTests {
 
     host = try HostProcess(arguments: ["--data", directory], waitForListening: false)
     #expect(host.stop(signal: 0, timeout: 20) == 1)
-    #expect(host.stderr.contains(directory + "/" + name), "\(host.stderr)")
-    #expect(host.stderr.contains("todos.todos[0].isComplete: expected bool"), "\(host.stderr)")
-    #expect(host.stderr.contains("--reset"), "\(host.stderr)")
+    try await self.expectLog(host, directory + "/" + name)
+    try await self.expectLog(host, "todos.todos[0].isComplete: expected bool")
+    try await self.expectLog(host, "--reset")
     #expect(!host.stderr.contains("Fatal error"), "\(host.stderr)")
 
     host = try HostProcess(arguments: ["--data", directory, "--reset"])
     let moved = try #require(
       DataFiles.names(in: data.path).first { $0.hasPrefix("state.old-") }, "nothing moved aside")
-    #expect(host.stderr.contains("moved the previous data directory aside to \(data.file(moved))"))
+    try await self.expectLog(host, "moved the previous data directory aside to \(data.file(moved))")
     #expect(DataFiles.snapshots(in: data.file(moved)).contains(name), "the old state is kept")
     #expect(try self.count(host) == 0)
-    #expect(host.stderr.contains("(new directory)"), "\(host.stderr)")
+    try await self.expectLog(host, "(new directory)")
   }
 
-  @Test func aTornTailIsSetAsideAndTheHostStarts() throws {
+  @Test func aTornTailIsSetAsideAndTheHostStarts() async throws {
     let data = TemporaryDirectory()
     let directory = data.file("state")
     var host = try HostProcess(arguments: ["--data", directory])
@@ -189,12 +200,12 @@ struct DurableHostTests {
 
     host = try HostProcess(arguments: ["--data", directory])
     let aside = try #require(DataFiles.names(in: directory).first { $0.contains(".damaged-") })
-    #expect(host.stderr.contains("moved those bytes aside to \(directory)/\(aside)"), "\(host.stderr)")
+    try await self.expectLog(host, "moved those bytes aside to \(directory)/\(aside)")
     #expect(try DataFiles.read(directory + "/" + aside) == [40, 0, 0, 0, 1, 2, 3, 4, 1, 9])
     #expect(try self.count(host) == 1)
   }
 
-  @Test func damageInTheMiddleOfTheJournalRefusesToStart() throws {
+  @Test func damageInTheMiddleOfTheJournalRefusesToStart() async throws {
     let data = TemporaryDirectory()
     let directory = data.file("state")
     var host = try HostProcess(arguments: ["--data", directory])
@@ -210,8 +221,8 @@ struct DurableHostTests {
 
     host = try HostProcess(arguments: ["--data", directory], waitForListening: false)
     #expect(host.stop(signal: 0, timeout: 20) == 1)
-    #expect(host.stderr.contains("the journal \(segment) is damaged at offset \(damaged)"), "\(host.stderr)")
-    #expect(host.stderr.contains("restore \(directory) from a backup"), "\(host.stderr)")
+    try await self.expectLog(host, "the journal \(segment) is damaged at offset \(damaged)")
+    try await self.expectLog(host, "restore \(directory) from a backup")
     #expect(try DataFiles.read(segment) == bytes, "the journal was changed")
   }
 
@@ -251,10 +262,10 @@ struct DurableHostTests {
     (["--ephemeral", "--reset"], "'--ephemeral' keeps no data: it cannot be combined with '--reset'"),
     (["--fsync", "sometimes"], "The value 'sometimes' is invalid for '--fsync <mode>': expected one of always, everysec, no"),
   ])
-  func contradictoryStorageOptionsAreUsageErrors(arguments: [String], message: String) throws {
+  func contradictoryStorageOptionsAreUsageErrors(arguments: [String], message: String) async throws {
     let host = try HostProcess(arguments: arguments, waitForListening: false, storage: [])
     #expect(host.stop(signal: 0, timeout: 20) == 64)
-    #expect(host.stderr.contains("Error: \(message)"), "\(host.stderr)")
+    try await self.expectLog(host, "Error: \(message)")
   }
 
   @Test func snapshotsAreTakenAsTheJournalGrowsAndOldFilesPruned() async throws {
@@ -262,9 +273,14 @@ struct DurableHostTests {
     let directory = data.file("state")
     let arguments = ["--data", directory, "--snapshot-min-size", "2000", "--snapshot-growth", "10"]
     var host = try HostProcess(arguments: arguments)
-    for _ in 0..<60 { try self.send(host, "todos", #"{"addTodoButtonTapped":{}}"#) }
-    try await waitUntil("three snapshots were written") {
-      host.stderr.components(separatedBy: "snapshot of revision").count > 3
+    let client = try WireClient.greeted(path: host.socketPath)
+    // Snapshots are taken in the background: keep the journal growing until three were written.
+    var id: Int64 = 0
+    while host.stderr.components(separatedBy: #"written ("#).count <= 3 {
+      id += 1
+      try DurableFixture.send(client, "todos", #"{"addTodoButtonTapped":{}}"#, id: id)
+      #expect(id < 20_000, "no third snapshot after \(id) actions:\n\(host.stderr)")
+      if id >= 20_000 { return }
     }
     let snapshots = DataFiles.snapshots(in: directory)
     #expect(snapshots.count <= 2, "\(snapshots)")
