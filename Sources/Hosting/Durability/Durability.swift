@@ -120,6 +120,12 @@ final class Durability<State: Sendable, Action>: @unchecked Sendable {
     }
   }
 
+  /// Waits until no snapshot is being written (any thread but the loop's: a snapshot's last
+  /// step is on the loop).
+  func waitUntilSnapshotsAreWritten() {
+    self.snapshotter.waitUntilIdle()
+  }
+
   // MARK: - Shutdown
 
   /// Writes and flushes the journal (releasing every held acknowledgement), then writes a

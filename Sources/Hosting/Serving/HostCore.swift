@@ -37,7 +37,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   let pushes: PushEngine<State, Action>
   let router: RequestRouter<State, Action>
   /// The journal, snapshots and acknowledgement gate of a durable host (`nil` in memory).
-  let durability: Durability<State, Action>?
+  nonisolated let durability: Durability<State, Action>?
 
   private var sessions: [Int: Session<State, Action>] = [:]
   /// Subscriptions over all sessions: with none, reduced actions schedule no sync.
