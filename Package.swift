@@ -56,6 +56,9 @@ let package = Package(
       name: "ArchitectureBenchmarks", dependencies: ["Architecture"],
     ),
     .executableTarget(name: "WireBenchmarks", dependencies: ["Wire"]),
+    .executableTarget(
+      name: "DurabilityBenchmarks", dependencies: ["Hosting", "Examples", "Wire", "Architecture"],
+      swiftSettings: crossModule),
     .testTarget(
       name: "ArchitectureTests", dependencies: ["Architecture", "ArchitectureTestSupport"]),
     .testTarget(

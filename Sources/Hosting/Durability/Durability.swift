@@ -17,10 +17,15 @@ import Wire
 /// ``finish()`` at shutdown. The snapshot trigger runs after each journal write.
 ///
 /// `@unchecked Sendable`: confined to the host's event loop, like the journal; the snapshot's
-/// completion is sent back to the loop before it touches any state here.
+/// completion is sent back to the loop before it touches any state here. Its properties read
+/// after every journal write are `@exclusivity(unchecked)`, as the journal's are (loop thread
+/// only, no overlapping access).
 final class Durability<State: Sendable, Action>: @unchecked Sendable {
   let directory: DataDirectory
-  let journal: Journal<Action>
+  let journal: Journal
+  /// The root action's JSON, for the records of effect and host actions; `nil` when it cannot
+  /// be encoded.
+  let encodeRoot: (Action) -> JSON?
   let gate: AckGate<State, Action>
   /// Read access to the journal and snapshots, for the history.
   let archive: JournalArchive
@@ -32,20 +37,22 @@ final class Durability<State: Sendable, Action>: @unchecked Sendable {
   private let policy: SnapshotPolicy
   private let loop: EventLoop
   private let log: HostLogger
-  private var lastSnapshotBytes: Int64
-  private var lastSnapshotRevision: Int64
-  private var isSnapshotting = false
-  private var isFinished = false
+  @exclusivity(unchecked) private var lastSnapshotBytes: Int64
+  @exclusivity(unchecked) private var lastSnapshotRevision: Int64
+  @exclusivity(unchecked) private var isSnapshotting = false
+  @exclusivity(unchecked) private var isFinished = false
   /// The root state and its revision now (set by the host before it reduces anything).
-  var currentState: (() -> (state: State, revision: Int64))?
+  @exclusivity(unchecked) var currentState: (() -> (state: State, revision: Int64))?
 
   init(
-    directory: DataDirectory, journal: Journal<Action>, codec: StateCodec<State>,
+    directory: DataDirectory, journal: Journal, encodeRoot: @escaping (Action) -> JSON?,
+    codec: StateCodec<State>,
     policy: SnapshotPolicy, recovery: Recovery?, snapshotRevision: Int64, snapshotBytes: Int64,
     pastStates: PastStates<State, Action>, loop: EventLoop, log: HostLogger
   ) {
     self.directory = directory
     self.journal = journal
+    self.encodeRoot = encodeRoot
     self.gate = AckGate(journal: journal)
     self.archive = pastStates.archive
     self.pastStates = pastStates
@@ -136,9 +143,17 @@ final class Durability<State: Sendable, Action>: @unchecked Sendable {
     self.isFinished = true
   }
 
+  /// Gives the directory up when the host could not start after opening it.
+  func abandon() {
+    self.finish()
+    self.gate.output = nil
+    self.directory.unlock()
+  }
+
   /// Writes the final snapshot and releases the directory's lock (after ``finish()``, once
   /// nothing is reduced any more). Blocks until the snapshot is on the device.
   func close() {
+    self.gate.output = nil
     self.snapshotter.waitUntilIdle()
     if let (state, revision) = self.currentState?(), revision > self.lastSnapshotRevision {
       // The segment the next start appends to, so that recovery reads no older one.

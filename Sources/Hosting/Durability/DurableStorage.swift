@@ -35,7 +35,7 @@ struct DurableStorage<State: Sendable, Action>: Sendable {
     }
     let resolver = ActionResolver(registry: registry, decodeRoot: self.decodeRoot)
     let outcome: StateRecovery<State, Action>.Outcome
-    let journal: Journal<Action>
+    let journal: Journal
     do throws(DurabilityFailure) {
       outcome = try StateRecovery(
         directory: directory, codec: self.codec, resolver: resolver, replayer: makeReplayer()
@@ -43,7 +43,7 @@ struct DurableStorage<State: Sendable, Action>: Sendable {
       do {
         journal = try Journal(
           directory: directory.path, startingAfter: outcome.revision,
-          policy: self.persistence.fsync, loop: loop, log: log, encodeRoot: self.encodeRoot,
+          policy: self.persistence.fsync, loop: loop, log: log,
           makeWriter: self.persistence.makeWriter)
       } catch {
         throw DurabilityFailure("cannot open the journal in \(directory.path): \(error)")
@@ -84,7 +84,7 @@ struct DurableStorage<State: Sendable, Action>: Sendable {
           + "replayed); fsync \(self.persistence.fsync.name)")
     }
     let durability = Durability(
-      directory: directory, journal: journal, codec: self.codec,
+      directory: directory, journal: journal, encodeRoot: self.encodeRoot, codec: self.codec,
       policy: self.persistence.snapshots, recovery: recovery,
       snapshotRevision: outcome.snapshotRevision, snapshotBytes: outcome.snapshotBytes,
       pastStates: PastStates(

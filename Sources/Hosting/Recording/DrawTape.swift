@@ -14,6 +14,11 @@ import Architecture
 /// (``RecordingDependencies``) see it exactly when a reducer draws, and never when an effect —
 /// which runs in its own task — draws: effects are not re-run on replay, so their draws need no
 /// record.
+///
+/// Its properties are `@exclusivity(unchecked)`: a tape is used by one thread at a time (the
+/// host's loop, or one replay), by these synchronous methods, which never hold an `inout`
+/// access across a call that could reach the tape again (the live generators they call do not
+/// know it), so the dynamic exclusivity check, paid on every reduce, could never fire.
 final class DrawTape {
   enum Mode {
     /// Appends what the live dependencies return.
@@ -23,11 +28,11 @@ final class DrawTape {
   }
 
   private(set) var mode: Mode
-  private(set) var draws: [Draw]
-  private var cursor = 0
+  @exclusivity(unchecked) private(set) var draws: [Draw]
+  @exclusivity(unchecked) private var cursor = 0
   /// Set when a replayed reduce asked for a value the tape does not hold (a reducer that is not
   /// deterministic given its recorded draws); the replay is then not exact.
-  private(set) var divergence: String?
+  @exclusivity(unchecked) private(set) var divergence: String?
 
   /// A tape that records.
   init() {

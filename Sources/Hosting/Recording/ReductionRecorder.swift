@@ -11,10 +11,21 @@ import Wire
 ///
 /// `@unchecked Sendable`: the reducer that holds it must be `Sendable`, but every method runs on
 /// the host's event loop (the store's executor), so its state is only touched by that thread.
+///
+/// Its properties are `@exclusivity(unchecked)`: they are read and written on every reduce,
+/// only on the loop thread, by these synchronous methods, none of which holds an `inout` access
+/// across a call that could reach them again (a sink must not send actions) — so the dynamic
+/// exclusivity check could never fire, and it cost more than the rest of the recording.
 final class ReductionRecorder<Action>: @unchecked Sendable {
-  private var sinks: [any ReductionSink<Action>] = []
-  private var expected: (origin: ReductionOrigin, scope: String?, action: JSON?)?
-  private let tape = DrawTape()
+  /// Each sink's `didReduce`, wrapped where the sink's type is known, so that the call is
+  /// direct and specialized rather than through an existential.
+  ///
+  /// Not `private` (nor are the other members `record` touches), so that release builds can
+  /// specialize `record` for the app's `Action` along with the host (cross-module optimization
+  /// only copies functions whose every reference is visible to the module that specializes).
+  @exclusivity(unchecked) var sinks: [(Reduction<Action>) -> Void] = []
+  @exclusivity(unchecked) var expected: (origin: ReductionOrigin, scope: String?, action: JSON?)?
+  let tape = DrawTape()
 
   init() {}
 
@@ -23,6 +34,12 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
 
   /// Adds a sink; called while the host starts, before it reduces anything.
   func add(_ sink: some ReductionSink<Action>) {
+    self.sinks.append { sink.didReduce($0) }
+  }
+
+  /// Adds a sink as a closure (written where the app's types are known, it is specialized for
+  /// them: the journal's is).
+  func add(_ sink: @escaping (Reduction<Action>) -> Void) {
     self.sinks.append(sink)
   }
 
@@ -44,14 +61,16 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
       return body()
     }
     self.tape.reset()
-    let result = ThreadLocalTape.with(self.tape, body)
-    let expected = self.expected ?? (.effect, nil, nil)
-    self.expected = nil
+    // The tape is the recorder's, alive as long as it is: no extended lifetime to arrange.
+    let previous = ThreadLocalTape.install(self.tape)
+    let result = body()
+    ThreadLocalTape.restore(previous)
+    let expected = self.expected.take() ?? (.effect, nil, nil)
     let reduction = Reduction(
       revision: revision(), time: WallClock.milliseconds(), origin: expected.origin,
       scope: expected.scope, scopeAction: expected.action, action: action,
       draws: self.tape.draws)
-    for sink in self.sinks { sink.didReduce(reduction) }
+    for sink in self.sinks { sink(reduction) }
     return result
   }
 }

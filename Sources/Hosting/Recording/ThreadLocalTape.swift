@@ -12,7 +12,9 @@
 /// costs more than the rest of a host's send (see Architecture's reduce context, which does the
 /// same for dependencies).
 enum ThreadLocalTape {
-  private static let key: pthread_key_t = {
+  /// Not `private`, so that the host's reduce can be specialized across modules (see
+  /// ``ReductionRecorder``).
+  static let key: pthread_key_t = {
     var key = pthread_key_t()
     let result = pthread_key_create(&key, nil)
     precondition(result == 0, "pthread_key_create failed: \(result)")
@@ -25,6 +27,21 @@ enum ThreadLocalTape {
     // The pointer was set by `with(_:_:)` below from a tape that call keeps alive until it
     // clears the pointer again, so it is valid whenever it is read on this thread.
     return Unmanaged<DrawTape>.fromOpaque(pointer).takeUnretainedValue()
+  }
+
+  /// Makes `tape` this thread's tape until ``restore(_:)``; returns the previous one, to give
+  /// back to ``restore(_:)``. The caller keeps `tape` alive until then.
+  @inline(__always)
+  static func install(_ tape: DrawTape) -> UnsafeMutableRawPointer? {
+    let previous = pthread_getspecific(self.key)
+    pthread_setspecific(self.key, Unmanaged.passUnretained(tape).toOpaque())
+    return previous
+  }
+
+  /// Makes `previous` (from ``install(_:)``) this thread's tape again.
+  @inline(__always)
+  static func restore(_ previous: UnsafeMutableRawPointer?) {
+    pthread_setspecific(self.key, previous)
   }
 
   /// Runs `body` with `tape` as this thread's tape; the caller keeps `tape` alive.

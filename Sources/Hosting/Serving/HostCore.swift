@@ -88,12 +88,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
         output: output, gate: durability?.gate),
       features: durability == nil ? [] : ["durable"])
     durability?.currentState = { [store, revision] in (store.state, revision.value) }
-    durability?.gate.release = { [unowned self] session in
-      // The gate calls back on the loop, the core's executor: the session never leaves that
-      // thread, which the region checker cannot see through assumeIsolated.
-      nonisolated(unsafe) let session = session
-      self.assumeIsolated(on: loop) { core in core.didConfirm(session) }
-    }
+    durability?.gate.output = output
   }
 
   var sessionCount: Int { sessions.count }
@@ -140,6 +135,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     statistics.bytesIn += Int64(bytes.count)
     session.decoder.append(bytes)
     let revisionBefore = revision.value
+    durability?.journal.isInBatch = true
     do {
       while session.phase != .closing, let frame = try session.decoder.nextFrame() {
         router.handle(frame: frame, from: session)
@@ -155,6 +151,10 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
           session, code: .frameTooLarge, id: nil,
           "a frame announces \(length) bytes; this host accepts at most \(limit)")
       }
+    }
+    if let durability {
+      durability.journal.isInBatch = false
+      if revision.value != revisionBefore { durability.journal.endBatch() }
     }
     finishBatch(session)
     if revision.value != revisionBefore { scheduleSync() }
@@ -188,16 +188,6 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     }
   }
 
-  /// The journal confirmed the records a parked session's acks waited for: its output leaves.
-  private func didConfirm(_ session: Session<State, Action>) {
-    guard sessions[session.id] === session else { return }
-    output.flush(session)
-    if session.phase == .closing {
-      session.channel.close()
-    } else {
-      output.updateBackpressure(session)
-    }
-  }
 
   /// Drops connections that never said hello, and pushes the `_host` figures to their
   /// watchers; run once a second.

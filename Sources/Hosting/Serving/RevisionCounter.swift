@@ -50,24 +50,31 @@ final class RevisionCounter: Sendable {
 /// Wraps the app's root reducer: counts revisions and records each reduced action.
 struct HostReducer<Base: Reducer>: Reducer {
   let base: Base
-  let counter: RevisionCounter
-  let recorder: ReductionRecorder<Base.Action>
+  /// Wraps a reduce function of the base (see ``counting(_:counter:recorder:)``).
+  let wrap: (@escaping _ReduceFunction<Base.State, Base.Action>) -> _ReduceFunction<Base.State, Base.Action>
 
   func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    recorder.record(action, revision: { counter.value }) {
-      let effect = base.reduce(into: &state, action: action)
-      counter.didReduce()
-      return effect
-    }
+    let base = self.base
+    return self.wrap { state, action in base.reduce(into: &state, action: action) }(&state, action)
   }
 
   /// The store's reduce function: the base's, with its `body` evaluated once here rather
   /// than on every action, then counted and recorded.
   func _makeReduce() -> _ReduceFunction<Base.State, Base.Action> {
-    let reduce = base._makeReduce()
-    let counter = self.counter
-    let recorder = self.recorder
-    return { state, action in
+    self.wrap(self.base._makeReduce())
+  }
+
+  /// `reduce`, counted by `counter` and recorded by `recorder`.
+  ///
+  /// Called by the host where the app's `State` and `Action` are concrete, so that this
+  /// closure — run on every action — is specialized for them in release builds (built inside
+  /// ``_makeReduce()``, which the store reaches through its generic `Reducer` requirement, it
+  /// stayed generic: a third of the cost of recording an action went to generic metadata).
+  static func counting(
+    _ reduce: @escaping _ReduceFunction<Base.State, Base.Action>, counter: RevisionCounter,
+    recorder: ReductionRecorder<Base.Action>
+  ) -> _ReduceFunction<Base.State, Base.Action> {
+    { state, action in
       recorder.record(action, revision: { counter.value }) {
         let effect = reduce(&state, action)
         counter.didReduce()

@@ -105,11 +105,26 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
     }
     let counter = RevisionCounter(startingAt: durability?.journal.startRevision ?? 0)
     let recorder = ReductionRecorder<Action>()
-    if let durability { recorder.add(durability.journal) }
+    if let durability {
+      // Every reduced action goes into the journal (the fields taken out here, where the
+      // app's Action is known, so the journal's own work is plain code).
+      let journal = durability.journal
+      let encodeRoot = durability.encodeRoot
+      recorder.add { reduction in
+        journal.append(
+          revision: reduction.revision, time: reduction.time, origin: reduction.origin,
+          scope: reduction.scope,
+          action: reduction.scopeAction ?? encodeRoot(reduction.action), draws: reduction.draws)
+      }
+    }
     let storeDependencies = dependencies
     let store = Store(
       initialState: state,
-      reducer: { HostReducer(base: reducer(), counter: counter, recorder: recorder) },
+      reducer: {
+        HostReducer(base: reducer()) {
+          HostReducer<R>.counting($0, counter: counter, recorder: recorder)
+        }
+      },
       withDependencies: { $0 = storeDependencies },
       executor: loop)
     let core = HostCore(
@@ -119,7 +134,7 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
     do {
       try await core.startListening()
     } catch {
-      durability?.directory.unlock()
+      durability?.abandon()
       loop.shutdownGracefully()
       throw error
     }

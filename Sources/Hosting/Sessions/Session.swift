@@ -49,7 +49,7 @@ final class Session<State, Action> {
   /// once the records up to there are written; see ``AckGate``).
   @exclusivity(unchecked) var journalPosition: UInt64 = 0
   /// Whether the ``AckGate`` holds this session's output.
-  var isParked = false
+  @exclusivity(unchecked) var isParked = false
   /// Whether pushes were skipped because the client was not reading.
   var needsSync = false
   /// Whether reading is paused for backpressure.

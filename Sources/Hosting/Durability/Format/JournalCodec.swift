@@ -30,6 +30,8 @@ enum RecordKind: UInt8 {
 /// Writes the records of one journal segment.
 struct JournalEncoder {
   private var declaredSessions: Set<Int> = []
+  /// The session of the last client record (its declaration is known without hashing).
+  private var lastSession = -1
   private var previousTime: Int64 = 0
   private var scratch: [UInt8] = []
 
@@ -39,15 +41,20 @@ struct JournalEncoder {
   /// segment, by its session record).
   ///
   /// - Parameters:
-  ///   - reduction: The reduced action.
+  ///   - revision: The revision it produced.
+  ///   - time: When it was reduced (milliseconds since 1970).
+  ///   - origin: Who sent it.
+  ///   - scope: The scope a client sent it to.
   ///   - action: The action's JSON: as sent to its scope, or the root action; `nil` when it
   ///     could not be encoded.
+  ///   - draws: What its reducer drew.
   ///   - writer: The buffer the records are appended to.
-  mutating func append<Action>(
-    _ reduction: Reduction<Action>, action: JSON?, to writer: inout ByteWriter
+  mutating func append(
+    revision: Int64, time: Int64, origin: ReductionOrigin, scope: String?, action: JSON?,
+    draws: [Draw], to writer: inout ByteWriter
   ) {
-    if case .client(let session, let client, let pid, let uid) = reduction.origin,
-      self.declaredSessions.insert(session).inserted
+    if case .client(let session, let client, let pid, let uid) = origin,
+      session != self.lastSession, self.declaredSessions.insert(session).inserted
     {
       RecordFrame.append(to: &writer) { payload in
         payload.byte(RecordKind.session.rawValue)
@@ -57,31 +64,32 @@ struct JournalEncoder {
         payload.optionalString(client)
       }
     }
+    if case .client(let session, _, _, _) = origin { self.lastSession = session }
     self.scratch.removeAll(keepingCapacity: true)
     action?.serialize(into: &self.scratch)
-    let delta = reduction.time &- self.previousTime
-    self.previousTime = reduction.time
+    let delta = time &- self.previousTime
+    self.previousTime = time
     let scratch = self.scratch
     RecordFrame.append(to: &writer) { payload in
       payload.byte(RecordKind.action.rawValue)
-      payload.varint(UInt64(reduction.revision))
+      payload.varint(UInt64(revision))
       payload.signedVarint(delta)
-      switch reduction.origin {
+      switch origin {
       case .effect: payload.byte(0)
       case .host: payload.byte(1)
       case .client(let session, _, _, _):
         payload.byte(2)
         payload.varint(UInt64(session))
       }
-      payload.optionalString(reduction.scope)
+      payload.optionalString(scope)
       if action == nil {
         payload.varint(0)
       } else {
         payload.varint(UInt64(scratch.count) + 1)
         payload.bytes.append(contentsOf: scratch)
       }
-      payload.varint(UInt64(reduction.draws.count))
-      for draw in reduction.draws {
+      payload.varint(UInt64(draws.count))
+      for draw in draws {
         switch draw {
         case .uuid(let uuid):
           payload.byte(1)

@@ -14,14 +14,20 @@
 /// other connections are not held: they may show a state whose record is written but not yet
 /// flushed to the device (``FsyncPolicy/always``).
 ///
-/// Confined to the event loop, like the sessions.
+/// Confined to the event loop, like the sessions. Its lists are `@exclusivity(unchecked)`:
+/// they are touched on every batch, only on the loop thread, by these synchronous methods, and
+/// the flush of a released session never parks or releases a session itself (its position is
+/// confirmed) — so the dynamic exclusivity check could never fire.
 final class AckGate<State, Action> {
-  private let journal: Journal<Action>
-  private var parked: [Session<State, Action>] = []
-  /// Flushes a released session (set by the host: write, close if closing, back-pressure).
-  var release: ((Session<State, Action>) -> Void)?
+  private let journal: Journal
+  @exclusivity(unchecked) private var parked: [Session<State, Action>] = []
+  /// The list being released, kept to reuse its storage.
+  @exclusivity(unchecked) private var releasing: [Session<State, Action>] = []
+  /// The host's output, to flush released sessions through (set by the host when it starts;
+  /// cleared when it stops, which ends the reference cycle output → gate → output).
+  @exclusivity(unchecked) var output: SessionOutput<State, Action>?
 
-  init(journal: Journal<Action>) {
+  init(journal: Journal) {
     self.journal = journal
   }
 
@@ -48,18 +54,23 @@ final class AckGate<State, Action> {
 
   /// The journal confirmed `position`: releases the sessions waiting for it.
   func confirm(_ position: UInt64) {
-    guard !self.parked.isEmpty else { return }
-    var waiting: [Session<State, Action>] = []
-    let ready = self.parked
-    self.parked.removeAll(keepingCapacity: true)
-    for session in ready {
+    guard !self.parked.isEmpty, let output = self.output else { return }
+    swap(&self.parked, &self.releasing)
+    for session in self.releasing {
       if session.journalPosition > position {
-        waiting.append(session)
+        self.parked.append(session)
         continue
       }
       session.isParked = false
-      self.release?(session)
+      // Its output leaves now; a session that was closing closes once it has (one the client
+      // closed meanwhile ignores both: its channel is closed).
+      output.flush(session)
+      if session.phase == .closing {
+        session.channel.close()
+      } else {
+        output.updateBackpressure(session)
+      }
     }
-    self.parked.append(contentsOf: waiting)
+    self.releasing.removeAll(keepingCapacity: true)
   }
 }
