@@ -4,6 +4,15 @@ import Wire
 
 @testable import Hosting
 
+extension JournalEncoder {
+  /// Appends the record of `reduction` with `action` as its JSON.
+  mutating func append(_ reduction: Reduction<String>, action: JSON?, to writer: inout ByteWriter) {
+    self.append(
+      revision: reduction.revision, time: reduction.time, origin: reduction.origin,
+      scope: reduction.scope, action: action, draws: reduction.draws, to: &writer)
+  }
+}
+
 /// Journal records written and read back: every field, session records, time deltas, and how a
 /// segment's reader reports its end (clean, cut short, damaged).
 @Suite struct JournalFormatTests {
