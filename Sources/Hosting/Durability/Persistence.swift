@@ -33,7 +33,9 @@ public struct Persistence: Sendable {
   /// Opens the file a journal segment is appended to; tests replace it to inject failures.
   var makeWriter: @Sendable (String) throws(FileError) -> any JournalWriter = {
     path throws(FileError) in
-    try SegmentFile(appendingTo: path)
+    // Through a mapping where the file system can allocate ahead; else with write(2).
+    if let mapped = try MappedSegmentFile.open(path) { return mapped }
+    return try SegmentFile(appendingTo: path)
   }
 
   /// In memory only: the state is lost when the host stops.

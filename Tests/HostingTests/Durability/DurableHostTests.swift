@@ -147,7 +147,8 @@ struct DurableHostTests {
   @Test func aSecondHostOnTheSameDirectoryIsRefused() async throws {
     let data = TemporaryDirectory()
     let first = try HostProcess(arguments: ["--data", data.file("state")])
-    let second = try HostProcess(arguments: ["--data", data.file("state")], waitForListening: false)
+    let second = try HostProcess(
+      arguments: ["--data", data.file("state")], waitForListening: false)
     #expect(second.stop(signal: 0, timeout: 20) == 1)
     try await self.expectLog(
       second, "\(data.file("state")) is in use by another host (pid \(first.processID))")
@@ -193,9 +194,21 @@ struct DurableHostTests {
     try self.send(host, "counter", #"{"incrementButtonTapped":{}}"#)
     #expect(host.stop(signal: SIGKILL) == SIGKILL)
     let segment = directory + "/" + (try #require(DataFiles.segments(in: directory).last))
-    // Half a record: a length announcing more bytes than follow.
+    // Half a record right after the last one (a write cut short): a length announcing more
+    // bytes than follow — followed, in a segment written through a mapping, by the zeros it
+    // had allocated ahead.
+    var end: Int64 = 0
+    let ending = try SegmentReader(path: segment).forEachRecord { _, _ in }
+    switch ending {
+    case .clean(let offset), .zeroFilled(let offset): end = offset
+    default: throw HarnessError("the segment does not end cleanly: \(ending)")
+    }
     var bytes = try DataFiles.read(segment)
-    bytes += [40, 0, 0, 0, 1, 2, 3, 4, 1, 9]
+    let torn: [UInt8] = [40, 0, 0, 0, 1, 2, 3, 4, 1, 9]
+    if bytes.count < Int(end) + torn.count {
+      bytes += [UInt8](repeating: 0, count: Int(end) + torn.count - bytes.count)
+    }
+    bytes.replaceSubrange(Int(end)..<(Int(end) + torn.count), with: torn)
     try DataFiles.write(bytes, to: segment)
 
     host = try HostProcess(arguments: ["--data", directory])
@@ -235,13 +248,16 @@ struct DurableHostTests {
     #expect(try FileSystem.status(directory).mode == 0o700)
     #expect(!DataFiles.snapshots(in: directory).isEmpty)
     let welcome = try WireClient(path: host.socketPath).hello()
-    #expect(welcome["features"]?.array?.contains(.string("durable")) == true, "\(welcome.compactString)")
+    #expect(
+      welcome["features"]?.array?.contains(.string("durable")) == true, "\(welcome.compactString)")
     #expect(host.stop() == 0)
 
     environment["XDG_STATE_HOME"] = nil
     environment["HOME"] = home.file("home")
     let fallback = try HostProcess(environment: environment, storage: [])
-    #expect(FileManager.default.fileExists(atPath: home.file("home/.local/state/storehost/examples/lock")))
+    #expect(
+      FileManager.default.fileExists(atPath: home.file("home/.local/state/storehost/examples/lock"))
+    )
     #expect(fallback.stop() == 0)
   }
 
@@ -258,11 +274,21 @@ struct DurableHostTests {
   }
 
   @Test(arguments: [
-    (["--ephemeral", "--data", "/tmp/x"], "'--ephemeral' keeps no data: it cannot be combined with '--data'"),
-    (["--ephemeral", "--reset"], "'--ephemeral' keeps no data: it cannot be combined with '--reset'"),
-    (["--fsync", "sometimes"], "The value 'sometimes' is invalid for '--fsync <mode>': expected one of always, everysec, no"),
+    (
+      ["--ephemeral", "--data", "/tmp/x"],
+      "'--ephemeral' keeps no data: it cannot be combined with '--data'"
+    ),
+    (
+      ["--ephemeral", "--reset"],
+      "'--ephemeral' keeps no data: it cannot be combined with '--reset'"
+    ),
+    (
+      ["--fsync", "sometimes"],
+      "The value 'sometimes' is invalid for '--fsync <mode>': expected one of always, everysec, no"
+    ),
   ])
-  func contradictoryStorageOptionsAreUsageErrors(arguments: [String], message: String) async throws {
+  func contradictoryStorageOptionsAreUsageErrors(arguments: [String], message: String) async throws
+  {
     let host = try HostProcess(arguments: arguments, waitForListening: false, storage: [])
     #expect(host.stop(signal: 0, timeout: 20) == 64)
     try await self.expectLog(host, "Error: \(message)")

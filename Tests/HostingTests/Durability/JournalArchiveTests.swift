@@ -11,7 +11,8 @@ import Wire
 struct JournalArchiveTests {
   /// A running host with several snapshots and segments behind it, and the state's JSON after
   /// each revision.
-  private func busyHost() async throws -> (TemporaryDirectory, DurableFixture.Host, [Int64: String]) {
+  private func busyHost() async throws -> (TemporaryDirectory, DurableFixture.Host, [Int64: String])
+  {
     let directory = TemporaryDirectory()
     let persistence = Persistence.directory(
       directory.file("data"),
@@ -44,7 +45,8 @@ struct JournalArchiveTests {
   }
 
   /// Runs `body` on a thread of its own (never the host's loop), as the history will.
-  private func offTheLoop<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+  private func offTheLoop<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T
+  {
     try await withCheckedThrowingContinuation { continuation in
       Thread { continuation.resume(with: Result { try body() }) }.start()
     }
@@ -70,7 +72,8 @@ struct JournalArchiveTests {
       case 0:
         #expect(record.origin == .host)
         #expect(record.scope == nil)
-        #expect(record.action == (try JSON(parsing: #"{"counter":{"_0":{"decrementButtonTapped":{}}}}"#)))
+        #expect(
+          record.action == (try JSON(parsing: #"{"counter":{"_0":{"decrementButtonTapped":{}}}}"#)))
       case 1:
         guard case .client(_, let client, let pid, _) = record.origin else {
           Issue.record("revision \(record.revision) is not a client's: \(record.origin)")

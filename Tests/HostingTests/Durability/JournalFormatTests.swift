@@ -153,7 +153,8 @@ extension JournalEncoder {
     #expect(offsets.first == Int64(DataLayout.segmentMagic.count))
 
     try DataFiles.write(Array(bytes.dropLast(3)), to: path)
-    #expect(try SegmentReader(path: path).forEachRecord { _, _ in } == .incomplete(offset: offsets[1]))
+    #expect(
+      try SegmentReader(path: path).forEachRecord { _, _ in } == .incomplete(offset: offsets[1]))
 
     var flipped = bytes
     flipped[Int(offsets[1]) + 9] ^= 0x10

@@ -52,8 +52,11 @@ struct KillRecoveryTests {
       let acked = increments.reduce(0) { $0 + $1.acknowledged }
       let sent = increments.reduce(0) { $0 + $1.sent }
       let moved = after.count - before.count
-      #expect(moved >= Int64(acked), "cycle \(cycle) (\(fsync)): \(acked) increments acked, moved \(moved)")
-      #expect(moved <= Int64(sent), "cycle \(cycle) (\(fsync)): \(sent) increments sent, moved \(moved)")
+      #expect(
+        moved >= Int64(acked),
+        "cycle \(cycle) (\(fsync)): \(acked) increments acked, moved \(moved)")
+      #expect(
+        moved <= Int64(sent), "cycle \(cycle) (\(fsync)): \(sent) increments sent, moved \(moved)")
       let todoSenders = senders.filter { $0.kind == .todos }
       let ids = todoSenders.flatMap(\.acknowledgedIDs)
       #expect(!ids.isEmpty, "cycle \(cycle): no acknowledged to-do was attributed")
@@ -66,7 +69,9 @@ struct KillRecoveryTests {
       let highest = senders.map(\.highestRevision).max() ?? 0
       #expect(after.rev >= highest, "cycle \(cycle): revision \(after.rev) < acked \(highest)")
       #expect(after.rev >= before.rev, "cycle \(cycle): the revision went back")
-      try await waitUntil("the host logs its recovery") { host.stderr.contains("recovered revision") }
+      try await waitUntil("the host logs its recovery") {
+        host.stderr.contains("recovered revision")
+      }
       before = after
     }
     #expect(host.stop() == 0)

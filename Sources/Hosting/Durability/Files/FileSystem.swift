@@ -286,6 +286,71 @@ enum FileSystem {
     }
   }
 
+  // MARK: - Mapped files
+
+  /// Opens (creating if needed) a file to read, write and map.
+  static func openForMapping(_ path: String) throws(FileError) -> Int32 {
+    try self.openFile(path, flags: O_RDWR | O_CREAT)
+  }
+
+  /// Allocates the file's blocks up to `length` bytes (extending it with zeros), so that
+  /// writing through a mapping of them never needs space the disk lacks (`fallocate(2)`).
+  ///
+  /// - Returns: `false` when the file system cannot allocate ahead (then do not map it).
+  static func allocate(_ fd: Int32, upTo length: Int, path: String) throws(FileError) -> Bool {
+    #if os(Linux)
+      while true {
+        if c_fallocate(fd, 0, 0, Int64(length)) == 0 { return true }
+        let code = errno
+        if code == EINTR { continue }
+        if code == EOPNOTSUPP || code == ENOSYS { return false }
+        throw FileError(operation: "fallocate", path: path, errno: code)
+      }
+    #else
+      return false
+    #endif
+  }
+
+  /// Maps `length` bytes of a file from `offset` (a multiple of the page size), shared: what
+  /// is written there is the file's page cache, handed to the operating system at once.
+  static func map(
+    _ fd: Int32, offset: Int, length: Int, path: String
+  ) throws(FileError) -> UnsafeMutableRawPointer {
+    let pointer = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset))
+    guard let pointer, pointer != MAP_FAILED else {
+      throw FileError(operation: "mmap", path: path, errno: errno)
+    }
+    return pointer
+  }
+
+  /// Unmaps what ``map(_:offset:length:path:)`` mapped (its dirty pages stay in the page cache
+  /// and are written back as any other).
+  static func unmap(_ pointer: UnsafeMutableRawPointer, length: Int) {
+    _ = munmap(pointer, length)
+  }
+
+  /// `pwrite(2)` of every byte of `bytes` at `offset`.
+  static func writeAll(
+    _ fd: Int32, _ bytes: [UInt8], at offset: Int, path: String
+  ) throws(FileError) {
+    var done = 0
+    while done < bytes.count {
+      let result = bytes.withUnsafeBytes {
+        pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done))
+      }
+      if result >= 0 {
+        done += result
+        continue
+      }
+      let code = errno
+      if code == EINTR { continue }
+      throw FileError(operation: "write", path: path, errno: code)
+    }
+  }
+
+  /// `EOPNOTSUPP`: the file system does not support the operation.
+  static var notSupported: Int32 { EOPNOTSUPP }
+
   /// The process id.
   static var processID: Int32 { getpid() }
 
@@ -302,3 +367,13 @@ enum FileSystem {
       + "\(pad(parts.tm_hour))\(pad(parts.tm_min))\(pad(parts.tm_sec))Z"
   }
 }
+
+#if os(Linux)
+  // fallocate(2) is declared in <fcntl.h> only with _GNU_SOURCE, which the Glibc module does
+  // not define: declared by symbol name (integers in, an `int` out: `int`, `int`, `off_t`,
+  // `off_t` — 64-bit on the 64-bit Linux targets Swift supports — passed alike by the Swift and
+  // C conventions).
+  @_silgen_name("fallocate") private func c_fallocate(
+    _ fd: Int32, _ mode: Int32, _ offset: Int64, _ length: Int64
+  ) -> Int32
+#endif

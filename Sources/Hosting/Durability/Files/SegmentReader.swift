@@ -11,6 +11,9 @@ final class SegmentReader {
     case incomplete(offset: Int64)
     /// The bytes at `offset` are not a valid record.
     case invalid(offset: Int64)
+    /// After the last record, at `offset`, the file holds only zeros: space a mapped segment
+    /// allocated ahead (its clean end, as if the file were cut there).
+    case zeroFilled(offset: Int64)
   }
 
   /// The file that is not a journal segment at all (its first bytes are not the magic).
@@ -103,12 +106,28 @@ final class SegmentReader {
     }
     switch scan {
     case .incomplete: return self.finish(.incomplete(offset: self.offset))
-    case .invalid: return self.finish(.invalid(offset: self.offset))
+    case .invalid:
+      let offset = self.offset
+      if try self.restIsZero() { return self.finish(.zeroFilled(offset: offset)) }
+      return self.finish(.invalid(offset: offset))
     case .record(let payload, let next):
       let base = UnsafeRawBufferPointer(rebasing: self.storage[self.start..<self.end])
       let offset = self.offset
       self.consume(next)
       return .record(UnsafeRawBufferPointer(rebasing: base[payload]), offset: offset)
+    }
+  }
+
+  /// Whether every byte from the current offset to the end of the file is zero (reads them;
+  /// the reader is then done).
+  private func restIsZero() throws(FileError) -> Bool {
+    while true {
+      let bytes = UnsafeRawBufferPointer(rebasing: self.storage[self.start..<self.end])
+      guard bytes.allSatisfy({ $0 == 0 }) else { return false }
+      if self.offset + Int64(bytes.count) >= self.fileSize { return true }
+      self.consume(bytes.count)
+      try self.fill(atLeast: min(self.storage.count, Int(self.fileSize - self.offset)))
+      if self.end == self.start { return true }
     }
   }
 

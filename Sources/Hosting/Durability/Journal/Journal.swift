@@ -301,4 +301,3 @@ final class Journal: @unchecked Sendable {
     self.writer.close()
   }
 }
-

@@ -31,6 +31,9 @@ final class JournalCursor {
   private(set) var decoder = JournalDecoder()
   /// The revision of the last record read (or the start of the first segment).
   private(set) var position: Int64
+  /// The segments read so far that end with zeros allocated ahead, and where their records
+  /// end (recovery cuts them there).
+  private(set) var zeroTails: [(segment: String, offset: Int64)] = []
   /// The file and offset of the last record read.
   private(set) var current: (segment: String, offset: Int64)?
 
@@ -79,6 +82,10 @@ final class JournalCursor {
       }
       switch step {
       case .end(.clean):
+        self.reader = nil
+      case .end(.zeroFilled(let offset)):
+        // Space a mapped segment allocated ahead: its records end here.
+        self.zeroTails.append((name, offset))
         self.reader = nil
       case .end(.incomplete(let offset)), .end(.invalid(let offset)):
         var isCutShort = false

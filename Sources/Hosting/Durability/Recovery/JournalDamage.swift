@@ -30,7 +30,13 @@ enum JournalDamage {
     let aside = "\(path).damaged-\(FileSystem.fileTimestamp())"
     do {
       let bytes = try FileSystem.readAll(path)
-      let tail = Array(bytes[Int(offset)...])
+      // A mapped segment's file runs to the end of the space it allocated ahead (a multiple of
+      // its window): the zeros after the torn bytes are that space, not part of them.
+      var last = bytes.count
+      if bytes.count % MappedSegmentFile.windowSize == 0 {
+        last = bytes.lastIndex { $0 != 0 }.map { $0 + 1 } ?? Int(offset)
+      }
+      let tail = Array(bytes[Int(offset)..<max(Int(offset), last)])
       let copy = try FileSystem.createEmpty(aside)
       defer { FileSystem.closeFile(copy) }
       if let failure = tail.withUnsafeBytes({ FileSystem.writeAll(copy, $0, path: aside) }) {

@@ -96,6 +96,18 @@ struct StateRecovery<State, Action> {
     } catch {
       throw DurabilityFailure("cannot rebuild the state of \(self.directory.path): \(error)")
     }
+    // A segment a crash left with the zeros it had allocated ahead ends with its records.
+    for (segment, offset) in cursor.zeroTails {
+      let path = self.directory.file(segment)
+      do {
+        let fd = try FileSystem.openForWriting(path)
+        defer { FileSystem.closeFile(fd) }
+        try FileSystem.truncate(fd, to: offset, path: path)
+        try FileSystem.synchronizeData(fd, path: path)
+      } catch {
+        throw DurabilityFailure("cannot cut the unused end of \(path): \(error)")
+      }
+    }
     return Outcome(
       state: state, revision: max(cursor.position, latest.revision),
       snapshotRevision: latest.revision, replayed: replayed, setAside: setAside, isFresh: false,

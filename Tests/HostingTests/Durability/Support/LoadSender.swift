@@ -59,7 +59,8 @@ final class LoadSender: @unchecked Sendable {
         id += 1
         let (scope, action) =
           self.kind == .increments
-          ? ("counter", #"{"incrementButtonTapped":{}}"#) : ("todos", #"{"addTodoButtonTapped":{}}"#)
+          ? ("counter", #"{"incrementButtonTapped":{}}"#)
+          : ("todos", #"{"addTodoButtonTapped":{}}"#)
         try client.send(#"{"type":"send","id":\#(id),"scope":"\#(scope)","action":\#(action)}"#)
         self.sent += 1
         while true {
@@ -69,7 +70,8 @@ final class LoadSender: @unchecked Sendable {
             guard let current = mirror, let ops = message["ops"]?.array,
               let rev = message["rev"]?.int
             else { continue }
-            let state = try JSONPatch.apply(ops.map { try JSONPatchOperation(json: $0) }, to: current.state)
+            let state = try JSONPatch.apply(
+              ops.map { try JSONPatchOperation(json: $0) }, to: current.state)
             mirror = (rev, state)
             continue
           case "ack":
