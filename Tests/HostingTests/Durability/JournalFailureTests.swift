@@ -25,6 +25,7 @@ private final class FaultyWriter: JournalWriter, @unchecked Sendable {
   }
 
   var path: String { self.base.path }
+  var appendsInMemory: Bool { self.base.appendsInMemory }
 
   func append(_ bytes: UnsafeRawBufferPointer) -> (written: Int, error: FileError)? {
     guard self.faults.writes.load(ordering: .acquiring) else { return self.base.append(bytes) }

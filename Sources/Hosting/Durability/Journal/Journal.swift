@@ -133,11 +133,15 @@ final class Journal: @unchecked Sendable {
   /// Ends a client's batch of requests whose actions were journaled (called before the
   /// batch's replies are flushed).
   ///
-  /// While the loop serves one batch per iteration (one client at a time), the records are
-  /// written now: its acks then leave without waiting for the next iteration. When several
-  /// batches share iterations (many clients at once), the write is left to the next
-  /// iteration's start, one `write(2)` for all of them.
+  /// Through a mapping (a copy, no system call), the records are written now: the batch's
+  /// acks then leave with it. With `write(2)`, too while the loop serves one batch per
+  /// iteration (one client at a time); when several batches share iterations (many clients at
+  /// once), the write is left to the next iteration's start, one `write(2)` for all of them.
   func endBatch() {
+    if self.writer.appendsInMemory {
+      self.writePending()
+      return
+    }
     let iteration = self.loop.iterations
     if iteration != self.batchIteration {
       self.batchesInPreviousIteration =

@@ -6,6 +6,9 @@
 protocol JournalWriter: AnyObject, Sendable {
   /// The segment's path.
   var path: String { get }
+  /// Whether an append costs no system call (a copy into a mapping): the journal then writes
+  /// each batch at once rather than gathering an iteration's batches into one write.
+  var appendsInMemory: Bool { get }
   /// Appends bytes (hands them to the operating system).
   ///
   /// - Returns: `nil` when every byte was written; else how many were, and the failure.
@@ -23,6 +26,7 @@ protocol JournalWriter: AnyObject, Sendable {
 /// file once, on that queue, after its last use.
 final class SegmentFile: JournalWriter, @unchecked Sendable {
   let path: String
+  var appendsInMemory: Bool { false }
   private let fd: Int32
 
   /// Opens `path` for appending, creating it with the segment magic if it is new or empty.

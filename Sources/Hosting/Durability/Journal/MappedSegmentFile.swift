@@ -24,6 +24,7 @@
 /// dispatch orders the two); ``synchronize()`` uses only `fd`.
 final class MappedSegmentFile: JournalWriter, @unchecked Sendable {
   let path: String
+  var appendsInMemory: Bool { true }
   private let fd: Int32
   /// The mapped part of the file: `[windowStart, windowStart + windowSize)`. Mapped in `init`
   /// or `advance()`, unmapped only before the next is mapped or in `close()`, and written
