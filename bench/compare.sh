@@ -100,7 +100,7 @@ RAW="$TMP/raw.tsv"
 HOST_PID=""; REDIS_PID=""
 EXTRA_PIDS=()
 cleanup() {
-  for pid in "${EXTRA_PIDS[@]}"; do kill -9 "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
+  for pid in "${EXTRA_PIDS[@]}"; do kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
   [[ -n "$HOST_PID" ]] && kill "$HOST_PID" 2>/dev/null && wait "$HOST_PID" 2>/dev/null
   [[ -n "$REDIS_PID" ]] && kill "$REDIS_PID" 2>/dev/null && wait "$REDIS_PID" 2>/dev/null
   true
@@ -195,11 +195,15 @@ start_durable_host() {  # SOCKET DIR FSYNC [ARGS…] — a durable storehost; it
 start_aof_redis() {  # SOCKET DIR FSYNC [ARGS…] — redis-server with its AOF in DIR; pid in AOF_REDIS_PID
   local sock="$1" dir="$2" fsync="$3"; shift 3
   mkdir -p "$dir"
+  : > "$dir/redis.log"
   redis-server --port 0 --unixsocket "$sock" --unixsocketperm 700 --save '' --appendonly yes \
     --appendfsync "$fsync" --dir "$dir" --daemonize no --logfile "$dir/redis.log" "$@" &
   AOF_REDIS_PID=$!
   EXTRA_PIDS+=("$AOF_REDIS_PID")
   wait_for_socket "$sock"
+  # The socket accepts while the AOF is still loading: wait until Redis says it is ready.
+  for _ in $(seq 1200); do grep -qi "ready to accept connections" "$dir/redis.log" && return 0; sleep 0.05; done
+  log "redis-server did not finish loading $dir"; exit 1
 }
 if wants 7; then
   declare -A DURABLE_SOCK AOF_SOCK
@@ -229,6 +233,10 @@ print("7c%s\tours\tcost\t%.4f" % (c, 1 - nth("7e" + c) / nth("7n" + c)))
 PY
     done
   done
+  # Stopped cleanly first: the journal segment being written is then cut to its records (it
+  # runs on with the space it allocates ahead while open).
+  for pid in "${EXTRA_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
+  EXTRA_PIDS=()
   for mode in everysec always; do
     record "7d$mode" ours journal_mib "$(du -sm "$TMP/data-$mode" | cut -f1)"
     record "7d$mode" redis journal_mib "$(du -sm "$TMP/redis-$mode" | cut -f1)"
@@ -266,7 +274,6 @@ if wants 8; then
       --pipeline 16 --json > "$TMP/rec-bench.out"
     record 8c ours "rss_q$quarter" "$(rss_kib "$DURABLE_PID")"
   done
-  record 8c ours journal_bytes "$(cat "$dir"/journal-*.log | wc -c)"
   record 8c ours actions "$((per_quarter * 16 * 4))"
   kill -9 "$DURABLE_PID"; wait "$DURABLE_PID" 2>/dev/null || true; rm -f "$sock"
   # Redis: as many INCRs in its AOF (no rewrite), then killed.
@@ -286,7 +293,6 @@ if wants 8; then
   log "load 8: journaling $RECOVERY_TODOS toggles of distinct to-dos"
   python3 "$ROOT/bench/durability.py" toggles --socket "$tsock" --count "$RECOVERY_TODOS" >/dev/null
   record 8t ours snapshot_bytes "$(ls -1 "$tdir"/snapshot-*.snap | tail -n 1 | xargs cat | wc -c)"
-  record 8t ours journal_bytes "$(ls -1 "$tdir"/journal-*.log | tail -n 1 | xargs cat | wc -c)"
   kill -9 "$DURABLE_PID"; wait "$DURABLE_PID" 2>/dev/null || true; rm -f "$tsock"
   for run in $(seq "$RUNS"); do
     log "run $run/$RUNS: load 8 (recovery)"
@@ -297,6 +303,11 @@ if wants 8; then
     record 8r redis count "$(redis-cli -s "$rsock" get counter:__rand_int__)"
     kill -9 "$AOF_REDIS_PID"; wait "$AOF_REDIS_PID" 2>/dev/null || true; rm -f "$rsock"
     restart_and_measure 8t "$tsock" "$tdir" --fsync no --snapshot-growth 1000
+    if [[ "$run" == 1 ]]; then
+      # Recovery cut the killed hosts' segments to their records: what they take on disk.
+      record 8c ours journal_bytes "$(cat "$dir"/journal-*.log | wc -c)"
+      record 8t ours journal_bytes "$(ls -1 "$tdir"/journal-*.log | tail -n 2 | head -n 1 | xargs cat | wc -c)"
+    fi
   done
 fi
 
