@@ -10,11 +10,11 @@ import PackageDescription
 //   Remote         the client runtime: RemoteStore, a scoped store in another process
 //   ArgumentParsing  hand-written command-line parsing and help, shared by the two tools
 //   storehost      the daemon          storeclient   the CLI
-/// Release builds let the app's executable specialise the generic host and store for its own
-/// State and Action (see bench/PROFILE.md).
-let crossModule: [SwiftSetting] = [
-  .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))
-]
+//
+// No target has unsafe flags: SwiftPM refuses them in a package used as a dependency. Release
+// speed across modules comes from `@inlinable` hot paths instead (bench/PROFILE.md), and test
+// targets need only `Architecture` to report TestStore failures (it finds XCTest and Swift
+// Testing at run time).
 
 let package = Package(
   name: "DistributedArchitecture",
@@ -29,25 +29,21 @@ let package = Package(
     .executable(name: "storeclient", targets: ["storeclient"]),
   ],
   targets: [
-    .target(name: "Architecture", swiftSettings: crossModule),
-    // Links Testing; test targets depend on it so that TestStore failures reach Swift Testing
-    // (found by Architecture at run time with dlsym, so Architecture itself never links Testing).
+    .target(name: "Architecture"),
+    .target(name: "Examples", dependencies: ["Architecture"]),
+    // epoll, eventfd, <malloc.h> and the _GNU_SOURCE-only calls that Swift's Glibc module does
+    // not import, declared from the system's headers so that the compiler checks every call.
+    // Header-only (a module map), empty on other platforms.
+    .systemLibrary(name: "CSystemLinux"),
     .target(
-      name: "ArchitectureTestSupport",
-      linkerSettings: [
-        // Test executables do not export their symbols; these two must be visible to dlsym.
-        .unsafeFlags(
-          [
-            "-Xlinker", "--export-dynamic-symbol=architecture_testing_is_running",
-            "-Xlinker", "--export-dynamic-symbol=architecture_testing_record_issue",
-          ], .when(platforms: [.linux])),
-      ]
-    ),
-    .target(name: "Examples", dependencies: ["Architecture"], swiftSettings: crossModule),
-    .target(
-      name: "Wire", swiftSettings: crossModule,
+      name: "Wire",
+      dependencies: [.target(name: "CSystemLinux", condition: .when(platforms: [.linux]))],
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-    .target(name: "Hosting", dependencies: ["Architecture", "Wire"], swiftSettings: crossModule),
+    .target(
+      name: "Hosting",
+      dependencies: [
+        "Architecture", "Wire", .target(name: "CSystemLinux", condition: .when(platforms: [.linux])),
+      ]),
     .target(name: "ArgumentParsing"),
     .target(name: "Remote", dependencies: ["Architecture", "Wire"]),
     .executableTarget(name: "storehost", dependencies: ["Hosting", "Wire", "Examples", "ArgumentParsing"]),
@@ -57,15 +53,13 @@ let package = Package(
     ),
     .executableTarget(name: "WireBenchmarks", dependencies: ["Wire"]),
     .executableTarget(
-      name: "DurabilityBenchmarks", dependencies: ["Hosting", "Examples", "Wire", "Architecture"],
-      swiftSettings: crossModule),
-    .testTarget(
-      name: "ArchitectureTests", dependencies: ["Architecture", "ArchitectureTestSupport"]),
-    .testTarget(
-      name: "ExamplesTests", dependencies: ["Examples", "Architecture", "ArchitectureTestSupport"]),
+      name: "DurabilityBenchmarks", dependencies: ["Hosting", "Examples", "Wire", "Architecture"]),
+    .testTarget(name: "ArchitectureTests", dependencies: ["Architecture"]),
+    .testTarget(name: "ExamplesTests", dependencies: ["Examples", "Architecture"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "HostingTests", dependencies: ["Hosting", "Wire", "Examples", "storehost"]),
-    .testTarget(name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples"]),
+    .testTarget(
+      name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples", "Architecture", "Hosting"]),
     .testTarget(
       name: "storeclientTests", dependencies: ["storeclient", "Remote", "Wire", "ArgumentParsing", "Examples"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),

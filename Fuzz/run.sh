@@ -14,9 +14,12 @@ build=.build/fuzz
 mkdir -p "$build/corpus" fuzz-artifacts
 
 echo "== building the fuzz target"
+# -I: Wire imports the CSystemLinux module map (epoll, eventfd) on Linux. -package-name: Wire
+# has `package` declarations, as SwiftPM builds it.
 # shellcheck disable=SC2046
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name WireFuzz \
-  $(find Sources/Wire -name '*.swift' | sort) Fuzz/FuzzMain.swift \
+  -package-name DistributedArchitecture \
+  -I Sources/CSystemLinux $(find Sources/Wire -name '*.swift' | sort) Fuzz/FuzzMain.swift \
   -o "$build/wire-fuzz"
 
 echo "== fuzzing for ${seconds}s"

@@ -46,9 +46,13 @@ public struct Effect<Action>: Sendable {
   /// }
   /// ```
   ///
+  /// The work runs with the dependencies in force where the effect was created: those of the
+  /// store, with the overrides of any `withDependencies` or ``Reducer/dependency(_:_:)`` around
+  /// the reducer that returned it (as in TCA, a child's effects see its overridden values).
+  ///
   /// - Parameters:
   ///   - priority: The priority of the task running the work.
-  ///   - operation: The work. It runs with the store's dependencies.
+  ///   - operation: The work.
   ///   - handler: Called with errors the work throws (other than cancellation). Without it a
   ///     thrown error is reported as a runtime warning.
   ///   - fileID: The source file, for the runtime warning.
@@ -61,10 +65,12 @@ public struct Effect<Action>: Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> Self {
-    let location = "\(fileID):\(line)"
+    // The location is formatted only if it is needed (formatting it costs more than the rest
+    // of creating the effect).
     return Self(
       operation: .run(
         priority,
+        _ReduceContext.current,
         { send in
           do {
             try await operation(send)
@@ -76,8 +82,8 @@ public struct Effect<Action>: Sendable {
             } else {
               @Dependency(\.runtimeWarnings) var runtimeWarnings
               runtimeWarnings(
-                "An \"Effect.run\" returned from \(location) threw an unhandled error: \(error)."
-                  + " Handle it with the \"catch\" parameter.")
+                "An \"Effect.run\" returned from \(fileID):\(line) threw an unhandled error:"
+                  + " \(error). Handle it with the \"catch\" parameter.")
             }
           }
         }
@@ -174,7 +180,9 @@ public struct Effect<Action>: Sendable {
 indirect enum _Operation<Action>: Sendable {
   case none
   case send(_UncheckedSendable<Action>)
-  case run(TaskPriority?, @Sendable (Send<Action>) async -> Void)
+  /// Async work: its priority, the dependencies in force where it was created (`nil` outside a
+  /// reduce: then the store's), and the work.
+  case run(TaskPriority?, _DependencyBox?, @Sendable (Send<Action>) async -> Void)
   case merge([_Operation])
   case concatenate([_Operation])
   case cancellable(_CancelID, cancelInFlight: Bool, _Operation)
@@ -187,8 +195,8 @@ indirect enum _Operation<Action>: Sendable {
       return .none
     case .send(let action):
       return .send(_UncheckedSendable(transform(action.value)))
-    case .run(let priority, let operation):
-      return .run(priority) { send in
+    case .run(let priority, let dependencies, let operation):
+      return .run(priority, dependencies) { send in
         await operation(Send { action in await send(transform(action)) })
       }
     case .merge(let operations):

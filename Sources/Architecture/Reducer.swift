@@ -19,9 +19,10 @@
 /// }
 /// ```
 ///
-/// > Important: A store evaluates a reducer's `body` once, when the store is created (and each
-/// > composing reducer evaluates its children's bodies once, when it is built); afterwards only
-/// > plain closures run on the send path. Keep `body` a pure description of the composition.
+/// > Important: A store evaluates a reducer's `body` once, when the store is created, and a
+/// > child feature's `body` once, when the first action reaches that child (so a feature may
+/// > contain itself, as a recursive `forEach` does); afterwards only plain closures run on the
+/// > send path. Keep `body` a pure description of the composition.
 public protocol Reducer<State, Action> {
   /// The state the reducer works on.
   associatedtype State
@@ -42,7 +43,8 @@ public protocol Reducer<State, Action> {
   @ReducerBuilder<State, Action>
   var body: Body { get }
 
-  /// Returns the reduce function of this reducer with every `body` already evaluated.
+  /// Returns the reduce function of this reducer, with its `body` evaluated (children's bodies
+  /// are evaluated when the first action reaches them).
   ///
   /// Implementation detail of the store and of the composing reducers; there is no need to
   /// implement it.
@@ -69,10 +71,21 @@ extension Reducer where Body: Reducer, Body.State == State, Body.Action == Actio
     self.body.reduce(into: &state, action: action)
   }
 
-  /// Evaluates ``body`` once.
+  /// Evaluates ``body`` once and builds its reduce function.
+  ///
+  /// Inside its own `body` (a feature that contains itself, such as a `forEach` of rows that
+  /// are the feature again) the feature is built when the first action reaches it instead, so
+  /// that building ends.
   @inlinable
   public func _makeReduce() -> _ReduceFunction<State, Action> {
-    self.body._makeReduce()
+    var reduce: _ReduceFunction<State, Action>?
+    if _ReducerBuild.unlessBuilding(Self.self, { reduce = self.body._makeReduce() }),
+      let reduce
+    {
+      return reduce
+    }
+    let lazy = _LazyReduce(self)
+    return { state, action in lazy.reduce(&state, action) }
   }
 }
 

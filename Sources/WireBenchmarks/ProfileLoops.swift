@@ -67,6 +67,15 @@ enum ProfileLoops {
       let action = try! JSON(parsing: Array(#"{"incrementButtonTapped":{}}"#.utf8))
       for _ in 0..<count { blackHole(try! decoder.decode(BenchmarkCounterAction.self, from: action)) }
     },
+    "decode-bulk": { count in
+      let decoder = JSONValueDecoder()
+      let todos = (0..<1_000).map {
+        BenchmarkTodo(
+          id: $0, title: "Todo number \($0)", isComplete: $0 % 3 == 0, priority: Double($0) / 8)
+      }
+      let json = try! JSONValueEncoder().encode(todos)
+      for _ in 0..<count { blackHole(try! decoder.decode([BenchmarkTodo].self, from: json)) }
+    },
     "parse-action": { count in
       let bytes = Array(#"{"incrementButtonTapped":{}}"#.utf8)
       for _ in 0..<count { blackHole(try! JSON(parsing: bytes)) }
@@ -78,32 +87,17 @@ enum ProfileLoops {
     "encode-patch": { count in
       let op = try! JSON(parsing: #"{"op":"replace","path":"/count","value":3}"#)
       let message = HostMessage.patch(sub: 1, base: 41, rev: 42, ops: [op])
-      var output: [UInt8] = []
-      for _ in 0..<count {
-        output.removeAll(keepingCapacity: true)
-        try! message.encodeFrame(into: &output, maxFrameSize: 1 << 24)
-        blackHole(output)
-      }
+      writing(count) { output, _ in try! message.encodeFrame(into: &output, maxFrameSize: 1 << 24) }
     },
     "encode-state": { count in
       let state = try! JSON(parsing: #"{"count":3,"isLoading":false,"isTimerRunning":false}"#)
       let message = HostMessage.subscribed(id: 2, sub: 1, scope: "counter", rev: 42, state: state)
-      var output: [UInt8] = []
-      for _ in 0..<count {
-        output.removeAll(keepingCapacity: true)
-        message.encodeFrame(into: &output)
-        blackHole(output)
-      }
+      writing(count) { output, _ in message.encodeFrame(into: &output) }
     },
     "encode-send": { count in
       let action = try! JSON(parsing: #"{"incrementButtonTapped":{}}"#)
       let message = ClientMessage.send(id: 7, scope: "counter", action: action)
-      var output: [UInt8] = []
-      for _ in 0..<count {
-        output.removeAll(keepingCapacity: true)
-        message.encodeFrame(into: &output)
-        blackHole(output)
-      }
+      writing(count) { output, _ in message.encodeFrame(into: &output) }
     },
     "json-message": { count in
       let action = try! JSON(parsing: #"{"incrementButtonTapped":{}}"#)
@@ -114,14 +108,32 @@ enum ProfileLoops {
         blackHole(reply.json)
       }
     },
-    "serialize": { count in
-      let document = JSONBenchmarkData.document(targetBytes: 1 << 20)
-      var output: [UInt8] = []
-      for _ in 0..<count {
-        output.removeAll(keepingCapacity: true)
-        document.serialize(into: &output)
-        blackHole(output)
+    "prepared-send": { count in
+      let prepared = PreparedSend(
+        scope: "counter", action: try! JSON(parsing: #"{"incrementButtonTapped":{}}"#))
+      writing(count) { output, index in prepared.appendFrame(id: Int64(index), to: &output) }
+    },
+    "compact-ack": { count in
+      var frame: [UInt8] = []
+      HostMessage.ack(id: 123, rev: 45_678).encodeFrame(into: &frame)
+      let payload = Array(frame.dropFirst(4))
+      payload.withUnsafeBytes { bytes in
+        for _ in 0..<count { blackHole(HostMessage(compactReply: bytes)) }
       }
     },
+    "serialize": { count in
+      let document = JSONBenchmarkData.document(targetBytes: 1 << 20)
+      writing(count) { output, _ in document.serialize(into: &output) }
+    },
   ]
+
+  /// Runs `write` `count` times into one reused buffer, emptied before each call.
+  private static func writing(_ count: Int, _ write: (inout [UInt8], Int) -> Void) {
+    var output: [UInt8] = []
+    for index in 0..<count {
+      output.removeAll(keepingCapacity: true)
+      write(&output, index)
+      blackHole(output)
+    }
+  }
 }

@@ -1,5 +1,4 @@
 import Architecture
-import ArchitectureTestSupport
 import Examples
 import Testing
 
@@ -113,8 +112,9 @@ import Testing
       $0.cart?.alert = .confirmPurchase(totalPriceInCents: 8498)
     }
     #expect(
-      store.state.cart?.alert?.message == "Do you want to proceed with your purchase of $84.98?")
-    await store.send(.cart(.presented(.alert(.presented(.didConfirmPurchase))))) {
+      store.state.cart?.alert?.message
+        == TextState("Do you want to proceed with your purchase of $84.98?"))
+    await store.send(\.cart.alert.didConfirmPurchase) {
       $0.cart?.alert = nil
       $0.cart?.isSendingOrder = true
     }
@@ -122,7 +122,7 @@ import Testing
       $0.cart?.isSendingOrder = false
       $0.cart?.alert = .orderPlaced(confirmation: "Order of 2 lines placed.")
     }
-    await store.send(.cart(.presented(.alert(.presented(.dismissSuccessAlert))))) {
+    await store.send(\.cart.alert.dismissSuccessAlert) {
       $0.cart = nil
       $0.productList.products[id: 1]?.addToCart.count = 0
       $0.productList.products[id: 3]?.addToCart.count = 0
@@ -150,7 +150,7 @@ import Testing
       $0.cart?.isSendingOrder = false
       $0.cart?.alert = .orderFailed(reason: "An order needs at least one item.")
     }
-    await store.send(.cart(.presented(.alert(.presented(.dismissErrorAlert))))) {
+    await store.send(\.cart.alert.dismissErrorAlert) {
       $0.cart?.alert = nil
     }
   }

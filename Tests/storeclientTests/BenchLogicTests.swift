@@ -33,52 +33,6 @@ import Wire
   }
 }
 
-@Suite struct FastFramesTests {
-  @Test func sendFramesAreExactlyTheProtocolsMessages() throws {
-    let template = FastFrames.SendTemplate(scope: "todos/\"q\"", action: J(#"{"set":{"_0":5}}"#))
-    var buffer: [UInt8] = []
-    template.append(id: 1234, to: &buffer)
-    template.append(id: 0, to: &buffer)
-    buffer += template.frameWithoutID
-    FastFrames.appendPing(id: 9, to: &buffer)
-    var decoder = FrameDecoder()
-    decoder.append(buffer)
-    var messages: [ClientMessage] = []
-    while let frame = try decoder.nextFrame() { messages.append(try ClientMessage(json: JSON(parsing: frame))) }
-    #expect(messages == [
-      .send(id: 1234, scope: "todos/\"q\"", action: J(#"{"set":{"_0":5}}"#)),
-      .send(id: 0, scope: "todos/\"q\"", action: J(#"{"set":{"_0":5}}"#)),
-      .send(id: nil, scope: "todos/\"q\"", action: J(#"{"set":{"_0":5}}"#)),
-      .ping(id: 9),
-    ])
-  }
-
-  private func payload(_ message: HostMessage) -> [UInt8] {
-    var frame: [UInt8] = []
-    message.encodeFrame(into: &frame)
-    return Array(frame.dropFirst(4))
-  }
-
-  @Test func readsWhatTheHostWritesAndNothingElse() {
-    self.payload(.ack(id: 42, rev: 9_876_543_210)).withUnsafeBytes {
-      #expect(FastFrames.ack($0)! == (42, 9_876_543_210))
-    }
-    self.payload(.pong(id: 7)).withUnsafeBytes { #expect(FastFrames.pong($0) == 7) }
-    self.payload(.patch(sub: 3, base: 41, rev: 42, ops: [J(#"{"op":"replace","path":"/rev","value":"\"rev\":1"}"#)]))
-      .withUnsafeBytes { #expect(FastFrames.patchRevisions($0)! == (41, 42)) }
-    for text in [
-      #"{"type":"ack","id":1,"rev":2,"x":3}"#, #"{"type":"ack","id":-1,"rev":2}"#,
-      #"{"type":"ack","id":01,"rev":2}"#, #"{"type":"ack","rev":2,"id":1}"#, #"{"type":"ack","id":1}"#,
-    ] {
-      Array(text.utf8).withUnsafeBytes { #expect(FastFrames.ack($0) == nil, "\(text)") }
-    }
-    Array(#"{"type":"pong","id":1} "#.utf8).withUnsafeBytes { #expect(FastFrames.pong($0) == nil) }
-    // Members after "ops" are never trusted: the string values in ops could contain anything.
-    Array(#"{"type":"patch","sub":1,"ops":[{"op":"add","path":"/a","value":"\"base\":1,\"rev\":2"}],"base":5,"rev":6}"#.utf8)
-      .withUnsafeBytes { #expect(FastFrames.patchRevisions($0) == nil) }
-  }
-}
-
 @Suite struct BenchOptionsTests {
   private func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
     try BenchOptions(try BenchCommand.spec.parse(arguments), socketPath: "/tmp/x.sock")

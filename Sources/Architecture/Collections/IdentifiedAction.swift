@@ -1,6 +1,11 @@
 /// An action addressed to one element of an identified collection, routed by `forEach`.
 ///
 /// Its synthesized `Codable` form is `{"element":{"id":…,"action":…}}`.
+///
+/// > Important: Unlike TCA's, its case is not `indirect`, so that sending an element action
+/// > allocates nothing (it is the host's hot path). A feature whose rows are the feature itself
+/// > (TCA's recursion case study) marks its own case instead, as the compiler asks:
+/// > `indirect case rows(IdentifiedActionOf<Nested>)`.
 public enum IdentifiedAction<ID: Hashable & Sendable, Action>: CasePathable {
   /// The action `action` for the element with id `id`.
   case element(id: ID, action: Action)

@@ -67,6 +67,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   ///
   /// - Parameter id: An id.
   /// - Returns: The index of that element, or `nil` when there is none.
+  @inlinable
   public func index(id: ID) -> Int? {
     self._positions[id].map { $0 - self._base }
   }
@@ -284,7 +285,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     }
   }
 
-  private mutating func _renumber(from start: Int) {
+  mutating func _renumber(from start: Int) {
     guard start < self._ids.count else { return }
     self._renumber(in: start...(self._ids.count - 1))
   }

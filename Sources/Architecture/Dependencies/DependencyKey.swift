@@ -15,11 +15,40 @@
 ///   }
 /// }
 /// ```
-public protocol DependencyKey {
+///
+/// A key that only has a test implementation (an interface module's key, whose live value
+/// lives in another module) conforms to ``TestDependencyKey`` instead.
+public protocol DependencyKey: TestDependencyKey {
+  // `Value` and `testValue` are restated from `TestDependencyKey` so that `Value` is inferred
+  // from `liveValue` alone.
+
   /// The dependency's type.
-  associatedtype Value: Sendable
+  associatedtype Value: Sendable = Self
   /// The implementation used by stores in a live context.
   static var liveValue: Value { get }
+  /// The implementation used by stores in a test context (see ``DependencyContext``).
+  static var testValue: Value { get }
+}
+
+/// A key for a dependency with a test implementation only: the interface half of a dependency
+/// whose live implementation is registered elsewhere, as in swift-dependencies.
+///
+/// ```swift
+/// // In the interface module, which features depend on:
+/// extension APIClient: TestDependencyKey {
+///   static let testValue = APIClient(fetch: { _ in throw Unimplemented() })
+/// }
+/// // In the live module, which only the app depends on:
+/// extension APIClient: DependencyKey {
+///   static let liveValue = APIClient(fetch: { try await URLSession.shared.data(from: $0).0 })
+/// }
+/// ```
+///
+/// A key that is only a `TestDependencyKey` uses its test value in a live context too, and
+/// reports a runtime warning saying so.
+public protocol TestDependencyKey {
+  /// The dependency's type.
+  associatedtype Value: Sendable = Self
   /// The implementation used by stores in a test context (see ``DependencyContext``).
   static var testValue: Value { get }
 }

@@ -57,7 +57,7 @@ public struct DependencyValues: Sendable {
   public init() {}
 
   /// Reads or overrides the dependency of a key.
-  public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
+  public subscript<Key: TestDependencyKey>(key: Key.Type) -> Key.Value {
     get {
       if let value = self.storage[ObjectIdentifier(key)] as? Key.Value { return value }
       return self.cache.value(for: key, context: self.context)
@@ -83,16 +83,30 @@ final class _DependencyCache: Sendable {
   }
   private let values = _Lock<[Key: any Sendable]>([:])
 
-  func value<K: DependencyKey>(for key: K.Type, context: DependencyContext) -> K.Value {
+  func value<K: TestDependencyKey>(for key: K.Type, context: DependencyContext) -> K.Value {
     let cacheKey = Key(key: ObjectIdentifier(key), context: context)
     if let value = self.values.withLock({ $0[cacheKey] }) as? K.Value { return value }
     // Computed outside the lock: a default value may itself read dependencies.
-    let value = context == .test ? K.testValue : K.liveValue
+    let value = context == .test ? K.testValue : Self.liveValue(of: key)
     return self.values.withLock { values in
       if let existing = values[cacheKey] as? K.Value { return existing }
       values[cacheKey] = value
       return value
     }
+  }
+
+  /// The live value of a key, or, for a key with only a test implementation, its test value
+  /// (with a runtime warning).
+  private static func liveValue<K: TestDependencyKey>(of key: K.Type) -> K.Value {
+    func live<Live: DependencyKey>(_ live: Live.Type) -> K.Value? {
+      live.liveValue as? K.Value
+    }
+    if let liveKey = key as? any DependencyKey.Type, let value = live(liveKey) { return value }
+    DependencyValues._effective.runtimeWarnings(
+      "@Dependency(\(K.self)) has no live implementation and was accessed in a live context;"
+        + " its test value is used. Conform the key to DependencyKey with a liveValue in the"
+        + " module that registers the live implementation.")
+    return K.testValue
   }
 }
 

@@ -77,18 +77,19 @@ public final class TestClock: Clock, Sendable {
     self.state.withLock { $0.sleepers.count }
   }
 
-  /// Suspends until the clock is advanced to `deadline` (returns at once if it already is).
+  /// Suspends until the clock is advanced (or run) to `deadline`.
+  ///
+  /// A deadline equal to ``now`` — `sleep(for: .zero)` — suspends too, until the clock is next
+  /// advanced (even by zero) or run, as swift-clocks' test clock does; a deadline already in the
+  /// past returns at once.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
     let id = self.state.withLock { state -> UInt64? in
-      guard deadline > state.now else { return nil }
+      guard deadline >= state.now else { return nil }
       defer { state.nextID += 1 }
       return state.nextID
     }
-    guard let id else {
-      await Task.yield()
-      return
-    }
+    guard let id else { return }
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { continuation in
         self.state.withLock {

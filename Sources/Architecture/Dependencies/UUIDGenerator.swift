@@ -46,6 +46,22 @@ public struct UUIDGenerator: Sendable {
 }
 
 extension UUID {
+  /// A UUID for tests whose last hex digits are an integer: `UUID(0)` is
+  /// `00000000-0000-0000-0000-000000000000`, `UUID(1)` is `…-000000000001`, the values
+  /// ``UUIDGenerator/incrementing`` produces, in order (as in swift-dependencies).
+  ///
+  /// ```swift
+  /// await store.send(.addButtonTapped) {
+  ///   $0.todos.insert(Todo.State(id: UUID(0)), at: 0)
+  /// }
+  /// ```
+  ///
+  /// - Parameter intValue: A non-negative integer.
+  public init(_ intValue: Int) {
+    precondition(intValue >= 0, "UUID(\(intValue)): a test UUID counts from 0")
+    self.init(counting: UInt64(intValue))
+  }
+
   /// The UUID whose last 12 hex digits are `value` (the form `.incrementing` produces).
   init(counting value: UInt64) {
     let b = withUnsafeBytes(of: value.bigEndian) { Array($0) }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// A readable, multi-line rendering of a value for `_printChanges` (and test-store diffs), built
 /// with `Mirror`. Debugging path only.
 ///
@@ -17,6 +23,9 @@ func _dumpLines(_ value: Any) -> [String] {
   _dump(value, prefix: "", suffix: "", indent: "", topLevel: true, into: &lines)
   return lines
 }
+
+/// Dates print in UTC to the millisecond, as ISO 8601.
+private let _dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
 private func _typeName(_ type: Any.Type) -> String {
   var name = _typeName(type, qualified: true)
@@ -40,6 +49,14 @@ private func _dump(
     return leaf(String(reflecting: character))
   case is any Numeric, is Bool:
     return leaf("\(value)")
+  case let uuid as UUID:
+    return leaf("UUID(\(uuid.uuidString))")
+  case let url as URL:
+    return leaf("URL(\(url.absoluteString))")
+  case let date as Date:
+    return leaf("Date(\(date.formatted(_dateStyle)))")
+  case let duration as Duration:
+    return leaf("Duration(\(duration))")
   default:
     break
   }
@@ -47,6 +64,20 @@ private func _dump(
   let mirror = Mirror(reflecting: value)
   let children = Array(mirror.children)
   let inner = indent + "  "
+
+  // A value that shows nothing to reflection (a type with custom storage) would print as an
+  // empty `Type()`, making different values look equal: print what it says about itself.
+  if children.isEmpty, mirror.displayStyle != .enum, mirror.displayStyle != .optional,
+    mirror.displayStyle != .collection, mirror.displayStyle != .set,
+    mirror.displayStyle != .dictionary
+  {
+    if let value = value as? any CustomStringConvertible {
+      return leaf(value.description)
+    }
+    if let value = value as? any CustomDebugStringConvertible {
+      return leaf(value.debugDescription)
+    }
+  }
 
   switch mirror.displayStyle {
   case .optional:

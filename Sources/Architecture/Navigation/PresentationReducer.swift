@@ -76,6 +76,7 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
     let destination = destination._makeReduce()
     let scope = AnyHashable(toPresentationState)
     let embed = toPresentationAction._embed
+    let ephemeral = _EphemeralCheck<Destination.State>(always: isEphemeral)
     func navigationID(_ presentationID: UInt64) -> _CancelID {
       _CancelID(_NavigationID(scope: scope, identity: AnyHashable(presentationID)))
     }
@@ -90,14 +91,16 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
           state[keyPath: toPresentationState].wrappedValue = nil
         }
       case (let initialID?, .presented(let destinationAction)?):
+        let dismisses = ephemeral.isEphemeral(state[keyPath: toPresentationState].wrappedValue)
         let effects = destination(
           &state[keyPath: toPresentationState].wrappedValue!, destinationAction)
         if !effects.isNone {
           destinationEffects = effects.map { embed(.presented($0)) }
+            ._dismissing { embed(.dismiss) }
             ._scoped(in: navigationID(initialID))
         }
         parentEffects = parent(&state, action)
-        if isEphemeral, state[keyPath: toPresentationState].presentationID == initialID {
+        if dismisses, state[keyPath: toPresentationState].presentationID == initialID {
           state[keyPath: toPresentationState].wrappedValue = nil
         }
       case (nil, _?):

@@ -66,6 +66,7 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
         if let effects {
           if !effects.isNone {
             destinationEffects = effects.map { embed(.element(id: id, action: $0)) }
+              ._dismissing { embed(.popFrom(id: id)) }
               ._scoped(in: navigationID(id))
           }
         } else {

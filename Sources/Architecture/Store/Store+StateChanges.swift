@@ -1,4 +1,4 @@
-extension Store where State: Sendable {
+extension Store {
   /// The store's state, first as it is now, then after actions change it.
   ///
   /// ```swift
@@ -12,6 +12,10 @@ extension Store where State: Sendable {
   /// `State` is `Equatable`, consecutive equal states are skipped. Iteration ends when the
   /// iterating task is cancelled.
   ///
+  /// Each state is a copy the store hands over and no longer touches, so `State` need not be
+  /// `Sendable` (as in TCA, it must then be a value type that holds no class instance it
+  /// mutates in place).
+  ///
   /// - Returns: An async sequence of states.
   nonisolated public func stateChanges() -> some AsyncSequence<State, Never> {
     StoreStateChanges<State>(
@@ -22,7 +26,10 @@ extension Store where State: Sendable {
 
   /// Returns the current state and version, waiting first until the version differs from
   /// `version` (if given). `nil` when the waiting task is cancelled.
-  func _nextState(after version: UInt64?) async -> (State, UInt64)? {
+  ///
+  /// The state crosses to the iterating task in `_UncheckedSendable`: it is a copy made on the
+  /// store's executor, which keeps no access to it.
+  func _nextState(after version: UInt64?) async -> _UncheckedSendable<(State, UInt64)>? {
     if let version, self.core.root.version == version {
       let id = self.core.root.makeID()
       await withTaskCancellationHandler {
@@ -34,7 +41,7 @@ extension Store where State: Sendable {
       }
       if Task.isCancelled { return nil }
     }
-    return (self.core.state, self.core.root.version)
+    return _UncheckedSendable((self.core.state, self.core.root.version))
   }
 
   /// Suspends until the root's version moves past `version` (at once if it already has: other
@@ -53,11 +60,11 @@ extension Store where State: Sendable {
 }
 
 /// The sequence returned by ``Store/stateChanges()``.
-struct StoreStateChanges<State: Sendable>: AsyncSequence, Sendable {
+struct StoreStateChanges<State>: AsyncSequence, Sendable {
   typealias Element = State
   typealias Failure = Never
 
-  let next: @Sendable (UInt64?) async -> (State, UInt64)?
+  let next: @Sendable (UInt64?) async -> _UncheckedSendable<(State, UInt64)>?
   let isEqual: (@Sendable (State, State) -> Bool)?
 
   func makeAsyncIterator() -> Iterator {
@@ -65,7 +72,7 @@ struct StoreStateChanges<State: Sendable>: AsyncSequence, Sendable {
   }
 
   struct Iterator: AsyncIteratorProtocol {
-    let next: @Sendable (UInt64?) async -> (State, UInt64)?
+    let next: @Sendable (UInt64?) async -> _UncheckedSendable<(State, UInt64)>?
     let isEqual: (@Sendable (State, State) -> Bool)?
     var version: UInt64?
     var last: State?
@@ -76,7 +83,7 @@ struct StoreStateChanges<State: Sendable>: AsyncSequence, Sendable {
 
     mutating func next(isolation actor: isolated (any Actor)?) async -> State? {
       while true {
-        guard let (state, version) = await self.next(self.version) else { return nil }
+        guard let (state, version) = await self.next(self.version)?.value else { return nil }
         self.version = version
         if let isEqual = self.isEqual, let last = self.last, isEqual(last, state) { continue }
         if self.isEqual != nil { self.last = state }

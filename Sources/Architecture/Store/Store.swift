@@ -36,9 +36,11 @@
 /// are reduced in the order they are sent. The store captures the current dependencies when it
 /// is created (with the `withDependencies` overrides) and re-establishes those values around
 /// every reduce (as a thread-local reduce context: a task-local push inside a task costs more
-/// than the rest of a send) and around every effect (as the `DependencyValues.$current`
-/// task-local), whichever thread calls `send`; values not overridden resolve to `testValue`s
-/// in a test context (see ``DependencyValues``).
+/// than the rest of a send), whichever thread calls `send`. An effect runs with the values in
+/// force where the reducer created it (as the `DependencyValues.$current` task-local): the
+/// store's, with the overrides of any ``Reducer/dependency(_:_:)`` or `withDependencies` around
+/// the child that returned it. Values not overridden resolve to `testValue`s in a test context
+/// (see ``DependencyValues``).
 ///
 /// ## Performance
 ///
@@ -176,7 +178,7 @@ public final actor Store<State, Action> {
   ///
   /// - Parameter observer: Receives the state after each action.
   /// - Returns: A token for ``removeObserver(_:)``.
-  @discardableResult
+  @discardableResult @inlinable
   public func observe(_ observer: @escaping (State) -> Void) -> StoreObserverID {
     let id = self.core.root.makeID()
     let core = self.core
@@ -233,7 +235,9 @@ public final actor Store<State, Action> {
 
 /// Identifies an observer registered with ``Store/observe(_:)``.
 public struct StoreObserverID: Hashable, Sendable {
-  let rawValue: UInt64
+  @usableFromInline let rawValue: UInt64
+
+  @usableFromInline init(rawValue: UInt64) { self.rawValue = rawValue }
 }
 
 /// The executor of a store tree: a custom serial executor, or a private default actor's.

@@ -40,6 +40,7 @@ final class _StoreRoot: @unchecked Sendable {
     }
   }
 
+  @usableFromInline
   func makeID() -> UInt64 {
     defer { self.nextObserverID &+= 1 }
     return self.nextObserverID
@@ -211,8 +212,9 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
     case .send(let action):
       self.queue.append((action.value, group, true))
       self.queuedCount += 1
-    case .run(let priority, let body):
-      self.spawn(priority: priority, ids: ids, group: group, body)
+    case .run(let priority, let dependencies, let body):
+      self.spawn(
+        priority: priority, dependencies: dependencies?.values, ids: ids, group: group, body)
     case .merge(let operations):
       for operation in operations { self.startOperation(operation, group: group, ids: ids) }
     case .concatenate(let operations):
@@ -246,15 +248,18 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
     }
   }
 
+  /// Starts an effect's task, with `dependencies` (those in force where the effect was
+  /// created) or else the store's.
   private func spawn(
     priority: TaskPriority?,
+    dependencies: DependencyValues? = nil,
     ids: [_CancelID],
     group: _EffectGroup,
     _ body: @escaping @Sendable (Send<Action>) async -> Void
   ) {
     let registry = self.root.registry
     let key = registry.begin(ids: ids, group: group)
-    let dependencies = self.dependencies
+    let dependencies = dependencies ?? self.dependencies
     let send = Send<Action> { [weak store = self.store] action in
       await store?._receive(action, group: group)
     }

@@ -23,24 +23,24 @@ extension TestStore {
   ) async {
     let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.begin(location)
-    let duration = timeout ?? self.timeout
     let runtime = self.runtime
-    guard await !_poll(timeout: duration, until: { runtime.runningEffects.isEmpty }) else {
-      return
-    }
-    let origins = runtime.runningEffects.map { effect in
-      "  • \(_TestStoreMessages.dump(effect.action)) sent at \(effect.location.fileID):"
-        + "\(effect.location.line)"
-    }
-    location.reportIssue(
-      """
-      Expected effects to finish, but there are still effects in-flight\
-      \(_TestStoreMessages.after(duration)):
+    await _expectFinished(
+      timeout: timeout ?? self.timeout, at: location,
+      until: { runtime.runningEffects.isEmpty },
+      message: { duration in
+        let origins = runtime.runningEffects.map { effect in
+          "  • \(_TestStoreMessages.dump(effect.action)) sent at \(effect.location.fileID):"
+            + "\(effect.location.line)"
+        }
+        return """
+          Expected effects to finish, but there are still effects in-flight\
+          \(_TestStoreMessages.after(duration)):
 
-      \(origins.joined(separator: "\n"))
+          \(origins.joined(separator: "\n"))
 
-      \(_TestStoreMessages.effectsInFlight(timeoutWasExplicit: timeout != nil))
-      """)
+          \(_TestStoreMessages.effectsInFlight(timeoutWasExplicit: timeout != nil))
+          """
+      })
   }
 
   /// Skips the actions effects have fed back and not yet been received, taking the state after
@@ -64,23 +64,18 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    self.begin(location)
-    await _settle(20)
+    let location = await self.beginSkipping(
+      _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     let received = self.runtime.takeReceived()
     guard let last = received.last else {
       if strict { location.reportIssue("There were no received actions to skip.") }
       return
     }
     if case .off(showSkippedAssertions: true) = self.exhaustivity {
-      location.reportNote(
-        """
-        \(_TestStoreMessages.count(received.count, "received action")) \
-        \(received.count == 1 ? "was" : "were") skipped: \
-        \(_TestStoreMessages.dump(received.map(\.action)))
-        """)
+      location.reportNote(_TestStoreMessages.skipped(received.map(\.action)))
     }
     self.state = last.state
+    self.runtime.sharedChanges.commit(upTo: last.index)
   }
 
   /// Cancels the effects still running, so that the test need not assert on them.
@@ -103,9 +98,8 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    self.begin(location)
-    await _settle(20)
+    let location = await self.beginSkipping(
+      _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     let running = self.runtime.runningEffects
     guard !running.isEmpty else {
       if strict { location.reportIssue("There were no in-flight effects to skip.") }
@@ -121,5 +115,15 @@ extension TestStore {
       await effect.task.group?.wait()
     }
     await _settle(5)
+  }
+
+  /// Starts a `skip…` assertion: records its location, then lets effects deliver what they are
+  /// about to, so that what is skipped does not depend on the machine's speed.
+  nonisolated(nonsending) private func beginSkipping(
+    _ location: _SourceLocation
+  ) async -> _SourceLocation {
+    self.begin(location)
+    await _settle(20)
+    return location
   }
 }

@@ -31,19 +31,9 @@ extension TestStore where Action: Equatable {
     column: UInt = #column
   ) async {
     await self.receiveAction(
-      matching: { $0 == expectedAction },
-      failureMessage: """
-        Expected to receive the following action, but didn't: …
-
-        \(_TestStoreMessages.dump(expectedAction, indent: 2))
-        """,
-      unexpectedActionDescription: { received in
-        _TestStoreMessages.diff(expectedAction, received, actualLabel: "Received")
-      },
-      timeout: timeout,
+      matching: { $0 == expectedAction }, .equal(to: expectedAction), timeout: timeout,
       update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    )
+      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 }
 
@@ -79,13 +69,9 @@ extension TestStore {
   ) async {
     let casePath = AnyCasePath(actionCase)
     await self.receiveAction(
-      matching: { casePath.extract(from: $0) != nil },
-      failureMessage: "Expected to receive an action matching case path, but didn't get one.",
-      unexpectedActionDescription: { _TestStoreMessages.dump($0, indent: 2) },
-      timeout: timeout,
+      matching: { casePath.extract(from: $0) != nil }, .case, timeout: timeout,
       update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    )
+      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Asserts that an effect fed back an action of a given case with a given payload, and how it
@@ -120,21 +106,9 @@ extension TestStore {
     let casePath = AnyCasePath(actionCase)
     await self.receiveAction(
       matching: { casePath.extract(from: $0) == expectedValue },
-      failureMessage: """
-        Expected to receive an action matching case path with the following value, but didn't: …
-
-        \(_TestStoreMessages.dump(expectedValue, indent: 2))
-        """,
-      unexpectedActionDescription: { received in
-        if let value = casePath.extract(from: received) {
-          return _TestStoreMessages.diff(expectedValue, value, actualLabel: "Received")
-        }
-        return _TestStoreMessages.dump(received, indent: 2)
-      },
-      timeout: timeout,
+      .case(casePath, value: expectedValue), timeout: timeout,
       update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    )
+      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Asserts that an effect fed back an action matching a predicate, and how it changed the
@@ -165,19 +139,13 @@ extension TestStore {
     column: UInt = #column
   ) async {
     await self.receiveAction(
-      matching: isMatching,
-      failureMessage: "Expected to receive an action matching predicate, but didn't get one.",
-      unexpectedActionDescription: { _TestStoreMessages.dump($0, indent: 2) },
-      timeout: timeout,
-      update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    )
+      matching: isMatching, .predicate, timeout: timeout, update: updateStateToExpectedResult,
+      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  nonisolated(nonsending) func receiveAction(
+  nonisolated(nonsending) private func receiveAction(
     matching predicate: (Action) -> Bool,
-    failureMessage: @autoclosure () -> String,
-    unexpectedActionDescription: (Action) -> String,
+    _ expectation: _ReceiveExpectation<Action>,
     timeout: Duration?,
     update: ((inout State) throws -> Void)?,
     location: _SourceLocation
@@ -185,7 +153,7 @@ extension TestStore {
     self.begin(location)
     guard
       await self.waitForReceivedAction(
-        matching: predicate, failureMessage: failureMessage(), timeout: timeout,
+        matching: predicate, failureMessage: expectation.failureMessage, timeout: timeout,
         location: location)
     else { return }
 
@@ -194,14 +162,15 @@ extension TestStore {
       guard let received = self.runtime.popFirstReceived() else { return }
       if predicate(received.action) {
         self.checkState(
-          previous: self.state, actual: received.state, update: update, location: location)
+          previous: self.state, actual: received.state, index: received.index, update: update,
+          location: location)
       } else {
         let later = self.runtime.receivedContains(where: predicate)
         location.reportIssue(
           """
           Received unexpected action\(later ? " before this one" : ""): …
 
-          \(unexpectedActionDescription(received.action))
+          \(expectation.describeUnexpected(received.action))
           """)
       }
       self.state = received.state
@@ -211,14 +180,11 @@ extension TestStore {
       while let received = self.runtime.popFirstReceived() {
         if predicate(received.action) {
           if showSkippedAssertions && !skipped.isEmpty {
-            location.reportNote(
-              """
-              \(_TestStoreMessages.count(skipped.count, "received action")) \
-              \(skipped.count == 1 ? "was" : "were") skipped: \(_TestStoreMessages.dump(skipped))
-              """)
+            location.reportNote(_TestStoreMessages.skipped(skipped))
           }
           self.checkState(
-            previous: self.state, actual: received.state, update: update, location: location)
+            previous: self.state, actual: received.state, index: received.index, update: update,
+            location: location)
           self.state = received.state
           break
         }
@@ -276,5 +242,54 @@ extension TestStore {
         : _TestStoreMessages.noEffectsInFlight)
       """)
     return false
+  }
+}
+
+/// What a `receive` says when the action it expects does not come, or another one comes first.
+private struct _ReceiveExpectation<Action> {
+  let failureMessage: String
+  let describeUnexpected: (Action) -> String
+
+  /// Expecting an action equal to `expected`.
+  static func equal(to expected: Action) -> Self where Action: Equatable {
+    Self(
+      failureMessage: """
+        Expected to receive the following action, but didn't: …
+
+        \(_TestStoreMessages.dump(expected, indent: 2))
+        """,
+      describeUnexpected: { _TestStoreMessages.diff(expected, $0, actualLabel: "Received") })
+  }
+
+  /// Expecting an action of a case, whatever its payload.
+  static var `case`: Self {
+    Self(
+      failureMessage: "Expected to receive an action matching case path, but didn't get one.",
+      describeUnexpected: { _TestStoreMessages.dump($0, indent: 2) })
+  }
+
+  /// Expecting an action of a case with a given payload.
+  static func `case`<Value: Equatable>(
+    _ casePath: AnyCasePath<Action, Value>, value expected: Value
+  ) -> Self {
+    Self(
+      failureMessage: """
+        Expected to receive an action matching case path with the following value, but didn't: …
+
+        \(_TestStoreMessages.dump(expected, indent: 2))
+        """,
+      describeUnexpected: { received in
+        guard let value = casePath.extract(from: received) else {
+          return _TestStoreMessages.dump(received, indent: 2)
+        }
+        return _TestStoreMessages.diff(expected, value, actualLabel: "Received")
+      })
+  }
+
+  /// Expecting an action that matches a predicate.
+  static var predicate: Self {
+    Self(
+      failureMessage: "Expected to receive an action matching predicate, but didn't get one.",
+      describeUnexpected: { _TestStoreMessages.dump($0, indent: 2) })
   }
 }

@@ -37,48 +37,120 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async -> TestStoreTask {
-    let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    await self.sendAction(
+      action, update: updateStateToExpectedResult,
+      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Sends the action of a case without a payload, named by its case key path, and asserts how
+  /// the state changes.
+  ///
+  /// ```swift
+  /// await store.send(\.destination.alert.confirmDeletion) {
+  ///   $0.destination = nil
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - action: A case key path to a case without a payload.
+  ///   - updateStateToExpectedResult: Turns the state before the action into the expected state
+  ///     after it.
+  ///   - fileID: The file of the assertion.
+  ///   - filePath: The file path of the assertion.
+  ///   - line: The line of the assertion.
+  ///   - column: The column of the assertion.
+  /// - Returns: A task for the effects the action started, to await or cancel.
+  @discardableResult
+  nonisolated(nonsending) public func send(
+    _ action: CaseKeyPath<Action, Void>,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    await self.sendAction(
+      AnyCasePath(action).embed(()), update: updateStateToExpectedResult,
+      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Sends the action of a case with a payload, named by its case key path, and asserts how the
+  /// state changes.
+  ///
+  /// ```swift
+  /// await store.send(\.destination.addContact.setName, "Blob Jr.") {
+  ///   $0.destination?.addContact?.contact.name = "Blob Jr."
+  /// }
+  /// await store.send(\.binding.text, "Hello")   // a `BindableAction`'s binding
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - action: A case key path to a case.
+  ///   - value: The payload to embed in that case.
+  ///   - updateStateToExpectedResult: Turns the state before the action into the expected state
+  ///     after it.
+  ///   - fileID: The file of the assertion.
+  ///   - filePath: The file path of the assertion.
+  ///   - line: The line of the assertion.
+  ///   - column: The column of the assertion.
+  /// - Returns: A task for the effects the action started, to await or cancel.
+  @discardableResult
+  nonisolated(nonsending) public func send<Value>(
+    _ action: CaseKeyPath<Action, Value>,
+    _ value: Value,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    await self.sendAction(
+      AnyCasePath(action).embed(value), update: updateStateToExpectedResult,
+      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  nonisolated(nonsending) private func sendAction(
+    _ action: Action,
+    update: ((inout State) throws -> Void)?,
+    location: _SourceLocation
+  ) async -> TestStoreTask {
     self.begin(location)
 
-    let (pending, before, after, task) = await _TestStoreContext.$sendLocation.withValue(location) {
-      await self.store._testSend(action, runtime: self.runtime)
-    }
+    let sent = _UncheckedSendable(action)
+    let result = await _TestStoreContext.$sendLocation.withValue(location) {
+      await self.store._testSend(sent, runtime: self.runtime)
+    }.value
 
-    if !pending.isEmpty {
+    if !result.pending.isEmpty {
+      let pending = result.pending.map(\.action)
       switch self.exhaustivity {
       case .on:
         location.reportIssue(
-          """
-          Must handle \(_TestStoreMessages.count(pending.count, "received action")) before \
-          sending an action: …
-
-          Unhandled actions: \(_TestStoreMessages.dump(pending.map(\.action)))
-
-          \(_TestStoreMessages.toFixReceivedActions)
-          """)
+          _TestStoreMessages.unhandledActions(
+            pending,
+            headline: "Must handle "
+              + _TestStoreMessages.count(pending.count, "received action")
+              + " before sending an action"))
       case .off(showSkippedAssertions: true):
-        location.reportNote(
-          """
-          \(_TestStoreMessages.count(pending.count, "received action")) \
-          \(pending.count == 1 ? "was" : "were") skipped: \
-          \(_TestStoreMessages.dump(pending.map(\.action)))
-          """)
+        location.reportNote(_TestStoreMessages.skipped(pending))
       case .off(showSkippedAssertions: false):
         break
       }
     }
 
     self.checkState(
-      previous: before, actual: after, update: updateStateToExpectedResult, location: location)
-    self.state = after
+      previous: result.before, actual: result.after, index: result.index, update: update,
+      location: location)
+    self.state = result.after
 
-    let id = self.runtime.track(task, action: action, location: location)
+    let id = self.runtime.track(result.task, action: action, location: location)
     // Give the effects a chance to start (and effects cancelled by this action to finish), so
     // that tests need no manual yielding.
     await _settle(20)
-    let runtime = self.runtime
+    // Through the non-generic protocol, so the closure captures no `State` or `Action` type.
+    let effects: any _TrackedEffects = self.runtime
     return TestStoreTask(
-      rawValue: task, timeout: self.timeout,
-      isRunning: { id.map(runtime.isRunning) ?? false })
+      rawValue: result.task, timeout: self.timeout,
+      isRunning: { id.map(effects.isRunning) ?? false })
   }
 }

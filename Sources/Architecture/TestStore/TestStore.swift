@@ -34,12 +34,19 @@
 /// - a `send` while actions fed back by effects have not been received;
 /// - a `receive` that gets a different action, or none within its timeout;
 /// - at the end of the test (when the test store is deinitialized): actions received but not
-///   asserted (at the last assertion), and effects still running (at the `send` that started
-///   them), which are then cancelled;
+///   asserted (at the last assertion), effects still running (at the `send` that started
+///   them), which are then cancelled, and changes to ``Shared`` state never asserted;
 /// - a runtime warning raised while the test store runs the feature: an action for a missing
 ///   `forEach` element, a presentation action with nothing presented, an error an effect threw
 ///   without a `catch:`, and a dependency used with no test implementation. It is reported at
 ///   the `send` whose action (or whose effects, or the actions they fed back) raised it.
+///
+/// ## Shared state
+///
+/// ``Shared`` values are asserted like any other state, although they are references: the
+/// closure changes the expected value (`$0.$count.withLock { $0 = 1 }`), not the live one, and
+/// each assertion sees shared values as they were right after the action it checks. A test's
+/// own `@Shared` with the same key as the feature's is the same reference.
 ///
 /// ## Dependencies
 ///
@@ -50,19 +57,22 @@
 /// `testValue` fails the test when used (its live value then runs). Override what the feature
 /// needs in `withDependencies`, or later through ``dependencies``.
 ///
-/// Failures reach Swift Testing (`Issue.record`, when the test target links
-/// `ArchitectureTestSupport`) or XCTest (`XCTFail`) at run time; the Architecture library links
-/// neither.
+/// Failures reach Swift Testing (`Issue.record`, at the asserting line, so `withKnownIssue`
+/// can match them) or XCTest (`XCTFail`), whichever runs the test. The Architecture library
+/// links neither: it finds them at run time, so a test target needs only the `Architecture`
+/// product.
 ///
 /// ## Isolation
 ///
-/// `State` must be `Equatable` (to compare expectations) and `Sendable`, and `Action`
-/// `Sendable`, since both cross from the store's actor to the test. A test store is not
-/// `Sendable`: create and use it in one test. Its async methods run on the
-/// caller's isolation (`nonisolated(nonsending)`), so it works from `@MainActor` tests and from
-/// nonisolated ones alike. The feature runs in a real ``Store`` (an actor), exactly as in the
-/// app.
-public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
+/// `State` must be `Equatable` (to compare expectations); neither `State` nor `Action` needs to
+/// be `Sendable`, as in TCA. A test store is not `Sendable`: create and use it in one test. Its
+/// async methods run on the caller's isolation (`nonisolated(nonsending)`), so it works from
+/// `@MainActor` tests and from nonisolated ones alike. The feature runs in a real ``Store`` (an
+/// actor), exactly as in the app; actions and states cross between it and the test as values
+/// (a copy is handed over and the giver keeps no access to it), which is why they need not be
+/// `Sendable`. Keep `State` a value type, as TCA requires for its equality-based assertions:
+/// a class instance mutated in place would be shared between those copies.
+public final class TestStore<State: Equatable, Action> {
   /// How strictly the test store checks the feature (`.on` by default).
   public var exhaustivity: Exhaustivity = .on
 
@@ -128,9 +138,16 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     dependencies.runtimeWarnings = RuntimeWarningReporter { message in
       (_TestStoreContext.sendLocation ?? assertionLocation.current).reportIssue(message)
     }
+    // The feature shares state in the test's sharing scope (so that a `@Shared` the test
+    // declares is the feature's), from whichever task its code runs in; its changes to shared
+    // state are recorded for the assertions.
+    dependencies[_SharedRegistryKey.self] = _SharedRegistry.resolve(in: dependencies)
+    let sharedChanges = _SharedChangeTracker()
+    dependencies[_SharedChangeTrackerKey.self] = sharedChanges
     prepareDependencies(&dependencies)
     dependencies.prepareForStore()
-    let runtime = _TestStoreRuntime<State, Action>(dependencies: dependencies)
+    let runtime = _TestStoreRuntime<State, Action>(
+      dependencies: dependencies, sharedChanges: sharedChanges)
     let initialState = DependencyValues.$current.withValue(dependencies) { initialState() }
     // Handed over to the store, which alone calls it from then on (on its executor).
     let base = _UncheckedSendable(
@@ -140,8 +157,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     self.runtime = runtime
     self.assertionLocation = assertionLocation
     self.lastLocation = location
+    // The store gets its own copy of the initial state; the test keeps `self.state`.
+    let storeState = _UncheckedSendable(initialState)
     self.store = Store(
-      initialState: initialState,
+      initialState: storeState.value,
       reducer: { _TestReducer(base: base.value, runtime: runtime) },
       withDependencies: { $0 = dependencies }
     )
@@ -155,22 +174,23 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     if self.exhaustivity == .on {
       if !received.isEmpty {
         self.lastLocation.reportIssue(
-          """
-          The store received \(_TestStoreMessages.count(received.count, "unexpected action")) \
-          after this one: …
-
-          Unhandled actions: \(_TestStoreMessages.dump(received.map(\.action)))
-
-          \(_TestStoreMessages.toFixReceivedActions)
-          """)
+          _TestStoreMessages.unhandledActions(
+            received.map(\.action),
+            headline: "The store received "
+              + _TestStoreMessages.count(received.count, "unexpected action")
+              + " after this one"))
       }
       for effect in running {
         effect.location.reportIssue(_TestStoreMessages.effectStillRunning)
       }
+      for change in self.runtime.sharedChanges.uncommittedChanges() {
+        self.lastLocation.reportIssue(
+          _TestStoreMessages.unassertedSharedChange(
+            change.name, before: change.before, after: change.after))
+      }
     } else if case .off(showSkippedAssertions: true) = self.exhaustivity {
       if !received.isEmpty {
-        self.lastLocation.reportNote(
-          "Skipped receiving \(_TestStoreMessages.dump(received.map(\.action)))")
+        self.lastLocation.reportNote(_TestStoreMessages.skipped(received.map(\.action)))
       }
       for effect in running {
         effect.location.reportNote(
@@ -189,10 +209,50 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
 
   /// Checks the state an action produced against the test's expectation, as TCA does: applied to
   /// the state before the action when exhaustive, to the actual state when not.
+  ///
+  /// Shared state is checked as of the reduce that produced `actual` (see
+  /// `_SharedChangeTracker`): the closure changes the expected shared values, not the live ones,
+  /// and the values as of that reduce become the base of the next assertion.
+  ///
+  /// - Parameters:
+  ///   - previous: The state as of the last assertion.
+  ///   - actual: The state the reduce produced.
+  ///   - index: The index of that reduce.
+  ///   - update: The test's closure.
+  ///   - reportsUnchangedState: Whether a closure that changes nothing is a failure (it is for
+  ///     `send` and `receive`, not for `assert`).
+  ///   - location: Where failures are reported.
   func checkState(
     previous: State,
     actual: State,
+    index: Int,
     update: ((inout State) throws -> Void)?,
+    reportsUnchangedState: Bool = true,
+    location: _SourceLocation
+  ) {
+    let sharedChanges = self.runtime.sharedChanges
+    // With shared changes, a closure may only change shared values, which `expected` and
+    // `previous` (holding the same references) cannot show: no "no change" failure then, as in
+    // TCA.
+    let reportsUnchangedState =
+      reportsUnchangedState && update != nil && !sharedChanges.hasChanges(upTo: index)
+    if self.exhaustivity != .on {
+      // Non-exhaustive: the closure describes the actual state, shared values included.
+      sharedChanges.commit(upTo: index)
+    }
+    _SharedTesting.$view.withValue(.expected(sharedChanges, after: index)) {
+      self.compare(
+        previous: previous, actual: actual, update: update,
+        reportsUnchangedState: reportsUnchangedState, location: location)
+    }
+    sharedChanges.commit(upTo: index)
+  }
+
+  private func compare(
+    previous: State,
+    actual: State,
+    update: ((inout State) throws -> Void)?,
+    reportsUnchangedState: Bool,
     location: _SourceLocation
   ) {
     func expectation(from state: State) -> State? {
@@ -225,7 +285,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       guard let expected = expectation(from: previous) else { return }
       if expected != actual {
         reportMismatch(expected)
-      } else if update != nil && expected == previous {
+      } else if reportsUnchangedState && expected == previous {
         location.reportIssue(_TestStoreMessages.noStateChange)
       }
 
@@ -233,7 +293,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       guard let expected = expectation(from: actual) else { return }
       if expected != actual {
         reportMismatch(expected)
-      } else if update != nil && actual == previous {
+      } else if reportsUnchangedState && actual == previous {
         location.reportIssue(_TestStoreMessages.noStateChange)
       } else if showSkippedAssertions, let exhaustive = expectation(from: previous),
         exhaustive != actual

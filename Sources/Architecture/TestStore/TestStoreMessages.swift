@@ -62,6 +62,41 @@ enum _TestStoreMessages {
       """
   }
 
+  /// Actions received but not asserted, with TCA's advice.
+  ///
+  /// - Parameters:
+  ///   - actions: The actions.
+  ///   - headline: What went wrong, without the trailing ": …".
+  static func unhandledActions(_ actions: [Any], headline: String) -> String {
+    """
+    \(headline): …
+
+    Unhandled actions: \(Self.dump(actions))
+
+    \(Self.toFixReceivedActions)
+    """
+  }
+
+  /// The note of a non-exhaustive test store that skipped received actions.
+  static func skipped(_ actions: [Any]) -> String {
+    """
+    \(Self.count(actions.count, "received action")) \(actions.count == 1 ? "was" : "were") \
+    skipped: \(Self.dump(actions))
+    """
+  }
+
+  /// A change to shared state that no assertion covered, reported when the test store ends.
+  static func unassertedSharedChange(_ name: String, before: Any, after: Any) -> String {
+    """
+    Tracked changes to '\(name)' but failed to assert: …
+
+    \(Self.diff(before, after, actualLabel: "After", expectedLabel: "Before"))
+
+    To fix, assert these changes in the "send" or "receive" whose action made them, or with \
+    "store.assert { … }" when an effect made them.
+    """
+  }
+
   /// "1 action" / "2 actions".
   static func count(_ count: Int, _ noun: String) -> String {
     "\(count) \(noun)\(count == 1 ? "" : "s")"
@@ -92,14 +127,21 @@ enum _TestStoreMessages {
   ///
   /// (Expected: −, Actual: +)
   /// ```
-  static func diff(_ expected: Any, _ actual: Any, actualLabel: String = "Actual") -> String {
-    guard let diff = _lineDiff(_dumpLines(expected), _dumpLines(actual)) else {
+  static func diff(
+    _ expected: Any, _ actual: Any, actualLabel: String = "Actual",
+    expectedLabel: String = "Expected"
+  ) -> String {
+    // During an assertion, shared values on the actual side are read as they actually are.
+    let expectedLines = _dumpLines(expected)
+    let actualLines = _SharedTesting.actualSide { _dumpLines(actual) }
+    let padding = "  "
+    guard let diff = _lineDiff(expectedLines, actualLines) else {
       return """
-        Expected:
-        \(Self.dump(expected, indent: 2))
+        \(expectedLabel):
+        \(expectedLines.map { padding + $0 }.joined(separator: "\n"))
 
         \(actualLabel):
-        \(Self.dump(actual, indent: 2))
+        \(actualLines.map { padding + $0 }.joined(separator: "\n"))
         """
     }
     // `_lineDiff` lines are a marker ("-", "+" or " "), a space, then the dumped line.
@@ -111,6 +153,6 @@ enum _TestStoreMessages {
       default: return "      " + content
       }
     }
-    return lines.joined(separator: "\n") + "\n\n(Expected: −, \(actualLabel): +)"
+    return lines.joined(separator: "\n") + "\n\n(\(expectedLabel): −, \(actualLabel): +)"
   }
 }

@@ -1,19 +1,26 @@
-import Synchronization
-
 /// What a ``TestStore`` learns from the store it drives: the state right after the action it
 /// sent, the actions effects sent back (with the state after each), and which of its sends still
 /// have effects running. Shared between the test's task, the store's executor (where the
 /// ``_TestReducer`` records) and the watcher tasks of effect groups, hence the lock.
-final class _TestStoreRuntime<State: Sendable, Action: Sendable>: Sendable {
+///
+/// `@unchecked Sendable` although `State` and `Action` need not be `Sendable` (as in TCA): every
+/// stored property but `storage` is immutable, and `storage` is only touched inside its lock.
+/// The states and actions it holds are values copied in by the store's executor and copied out
+/// by the test's task; neither side keeps mutating a copy the other reads. (A `State` that holds
+/// a mutable class instance and mutates it in place would be shared by those copies; TCA's
+/// equality-based assertions already rule such state out.)
+final class _TestStoreRuntime<State, Action>: _TrackedEffects, @unchecked Sendable {
   /// An action an effect fed back into the store, and the state after it was reduced.
-  struct Received: Sendable {
+  struct Received {
     let action: Action
     let state: State
+    /// The index of the reduce that produced `state` (see `_SharedChangeTracker`).
+    let index: Int
   }
 
   /// The effects started by one `send` of the test (including those of the actions they fed
   /// back): one ``StoreTask`` group.
-  struct Effects: Sendable {
+  struct Effects {
     let id: Int
     let task: StoreTask
     let location: _SourceLocation
@@ -24,15 +31,20 @@ final class _TestStoreRuntime<State: Sendable, Action: Sendable>: Sendable {
     var dependencies: DependencyValues
     var received: [Received] = []
     var isSending = false
-    var sentState: State?
+    var sent: (state: State, index: Int)?
     var running: [Int: Effects] = [:]
     var nextID = 0
+    /// The state after the last action the store reduced (sent or received), and its index.
+    var latest: (state: State, index: Int)?
   }
 
-  private let storage: Mutex<Storage>
+  private let storage: _Lock<Storage>
+  /// The changes the feature makes to shared state, and the count of reduces.
+  let sharedChanges: _SharedChangeTracker
 
-  init(dependencies: DependencyValues) {
-    self.storage = Mutex(Storage(dependencies: dependencies))
+  init(dependencies: DependencyValues, sharedChanges: _SharedChangeTracker) {
+    self.storage = _Lock(Storage(dependencies: dependencies))
+    self.sharedChanges = sharedChanges
   }
 
   /// The dependencies reducers and newly started effects use (a test may change them).
@@ -45,11 +57,13 @@ final class _TestStoreRuntime<State: Sendable, Action: Sendable>: Sendable {
 
   /// Called by ``_TestReducer`` after each reduce, on the store's executor.
   func didReduce(_ action: Action, state: State) {
+    let index = self.sharedChanges.didReduce()
     self.storage.withLock { storage in
-      if storage.isSending && storage.sentState == nil {
-        storage.sentState = state
+      storage.latest = (state, index)
+      if storage.isSending && storage.sent == nil {
+        storage.sent = (state, index)
       } else {
-        storage.received.append(Received(action: action, state: state))
+        storage.received.append(Received(action: action, state: state, index: index))
       }
     }
   }
@@ -59,22 +73,25 @@ final class _TestStoreRuntime<State: Sendable, Action: Sendable>: Sendable {
   func beginSend() -> [Received] {
     self.storage.withLock { storage in
       storage.isSending = true
-      storage.sentState = nil
+      storage.sent = nil
       defer { storage.received = [] }
       return storage.received
     }
   }
 
-  /// Ends a `send` and returns the state right after the sent action.
-  func endSend() -> State? {
+  /// Ends a `send` and returns the state right after the sent action, and its index.
+  func endSend() -> (state: State, index: Int)? {
     self.storage.withLock { storage in
       storage.isSending = false
-      defer { storage.sentState = nil }
-      return storage.sentState
+      defer { storage.sent = nil }
+      return storage.sent
     }
   }
 
   var hasReceived: Bool { self.storage.withLock { !$0.received.isEmpty } }
+
+  /// The state after the last action the store reduced, and its index, if it reduced any.
+  var latest: (state: State, index: Int)? { self.storage.withLock { $0.latest } }
 
   func receivedContains(where predicate: (Action) -> Bool) -> Bool {
     self.storage.withLock { $0.received.contains { predicate($0.action) } }
@@ -127,11 +144,17 @@ final class _TestStoreRuntime<State: Sendable, Action: Sendable>: Sendable {
   }
 }
 
+/// The effects of a test store's sends, as seen by a ``TestStoreTask``.
+protocol _TrackedEffects: AnyObject, Sendable {
+  /// Whether the effects of a tracked send are still running.
+  func isRunning(_ id: Int) -> Bool
+}
+
 /// The reducer a ``TestStore`` runs: the feature's reducer, run with the test store's current
 /// dependencies, recording every reduced action and state, and making the effects it returns run
 /// with those dependencies too (so `store.dependencies` changes made mid-test apply to effects
 /// started afterwards).
-struct _TestReducer<State: Sendable, Action: Sendable>: Reducer {
+struct _TestReducer<State, Action>: Reducer {
   typealias Body = Never
 
   let base: _ReduceFunction<State, Action>
@@ -139,8 +162,12 @@ struct _TestReducer<State: Sendable, Action: Sendable>: Reducer {
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     let dependencies = self.runtime.dependencies
+    // Both the task-local and the reduce context (what `@Dependency` reads in a reducer, and
+    // what the effects it creates capture).
     let effect = DependencyValues.$current.withValue(dependencies) {
-      self.base(&state, action)
+      _ReduceContext.with(_DependencyBox(dependencies)) {
+        self.base(&state, action)
+      }
     }
     self.runtime.didReduce(action, state: state)
     if effect.isNone { return effect }
@@ -162,12 +189,12 @@ extension _Operation {
     switch self {
     case .none, .send, .cancel:
       return self
-    case .run(let priority, let body):
-      return .run(priority) { send in
+    case .run(let priority, let captured, let body):
+      // Work created in the reducer keeps the dependencies it captured there (the test store's,
+      // plus any overrides around the child that created it).
+      return .run(priority, captured ?? _DependencyBox(dependencies)) { send in
         await _TestStoreContext.$sendLocation.withValue(sendLocation) {
-          await DependencyValues.$current.withValue(dependencies) {
-            await body(send)
-          }
+          await body(send)
         }
       }
     case .merge(let operations):
@@ -186,22 +213,36 @@ extension _Operation {
   }
 }
 
-extension Store where State: Sendable, Action: Sendable {
+/// What a test store's `send` learns from the store: the actions received before it, the
+/// state before and right after the action, and the task of its effects.
+struct _TestSendResult<State, Action> {
+  let pending: [_TestStoreRuntime<State, Action>.Received]
+  let before: State
+  let after: State
+  /// The index of the reduce of the sent action.
+  let index: Int
+  let task: StoreTask
+}
+
+extension Store {
   /// Sends an action for a test store: atomically takes the actions received before it, and
   /// returns the state before and right after the action (before the actions it sends back with
   /// `.send` effects, which are recorded as received).
+  ///
+  /// The action and the result cross between the test's task and the store's executor in
+  /// `_UncheckedSendable`: the test hands over its copy of the action and keeps none, and the
+  /// states returned are copies the store no longer touches (see `_TestStoreRuntime`).
   func _testSend(
-    _ action: Action,
+    _ action: _UncheckedSendable<Action>,
     runtime: _TestStoreRuntime<State, Action>
-  ) -> (
-    pending: [_TestStoreRuntime<State, Action>.Received], before: State, after: State,
-    task: StoreTask
-  ) {
+  ) -> _UncheckedSendable<_TestSendResult<State, Action>> {
     let pending = runtime.beginSend()
     let before = self.core.state
-    let task = self.core.send(action)
-    let after = runtime.endSend() ?? self.core.state
-    return (pending, before, after, task)
+    let task = self.core.send(action.value)
+    let after = runtime.endSend() ?? (self.core.state, runtime.sharedChanges.reduceCount)
+    return _UncheckedSendable(
+      _TestSendResult(
+        pending: pending, before: before, after: after.state, index: after.index, task: task))
   }
 
   /// The number of effect tasks running in this store (exact, lock-based).

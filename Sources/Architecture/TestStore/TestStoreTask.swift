@@ -41,15 +41,13 @@ public struct TestStoreTask: Hashable, Sendable {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    let timeout = timeout ?? self.timeout
-    let finished = await _poll(timeout: timeout) { !self.isRunning() }
-    if !finished {
-      _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        .reportIssue(
-          """
-          Expected task to finish, but it is still in-flight\(_TestStoreMessages.after(timeout)).
-          """)
-    }
+    await _expectFinished(
+      timeout: timeout ?? self.timeout,
+      at: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+      until: { !self.isRunning() },
+      message: { timeout in
+        "Expected task to finish, but it is still in-flight\(_TestStoreMessages.after(timeout))."
+      })
   }
 
   /// Whether the effects were cancelled (an action that started no effect counts as cancelled).
@@ -66,6 +64,18 @@ public struct TestStoreTask: Hashable, Sendable {
   public func hash(into hasher: inout Hasher) {
     hasher.combine(self.rawValue)
   }
+}
+
+/// Waits until `isFinished` holds, reporting the failure `message` describes at `location` if it
+/// does not within `timeout`.
+nonisolated(nonsending) func _expectFinished(
+  timeout: Duration,
+  at location: _SourceLocation,
+  until isFinished: () -> Bool,
+  message: (_ timeout: Duration) -> String
+) async {
+  guard await !_poll(timeout: timeout, until: isFinished) else { return }
+  location.reportIssue(message(timeout))
 }
 
 /// Waits until a condition holds or the timeout passes, letting other tasks run meanwhile.

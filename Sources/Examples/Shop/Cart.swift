@@ -177,14 +177,18 @@ extension AlertState where Action == Cart.Action.Alert {
   /// - Returns: The alert.
   public static func confirmPurchase(totalPriceInCents: Int) -> Self {
     let total = formatPrice(totalPriceInCents)
-    return AlertState(
-      title: "Confirm your purchase",
-      message: "Do you want to proceed with your purchase of \(total)?",
-      buttons: [
-        ButtonState(action: .didConfirmPurchase, label: "Pay \(total)"),
-        ButtonState(role: .cancel, action: .didCancelConfirmation, label: "Cancel"),
-      ]
-    )
+    return Self {
+      TextState("Confirm your purchase")
+    } actions: {
+      ButtonState(action: .didConfirmPurchase) {
+        TextState("Pay \(total)")
+      }
+      ButtonState(role: .cancel, action: .didCancelConfirmation) {
+        TextState("Cancel")
+      }
+    } message: {
+      TextState("Do you want to proceed with your purchase of \(total)?")
+    }
   }
 
   /// Says the order was placed.
@@ -192,11 +196,15 @@ extension AlertState where Action == Cart.Action.Alert {
   /// - Parameter confirmation: The API's confirmation.
   /// - Returns: The alert.
   public static func orderPlaced(confirmation: String) -> Self {
-    AlertState(
-      title: "Thank you!",
-      message: confirmation,
-      buttons: [ButtonState(action: .dismissSuccessAlert, label: "Done")]
-    )
+    Self {
+      TextState("Thank you!")
+    } actions: {
+      ButtonState(action: .dismissSuccessAlert) {
+        TextState("Done")
+      }
+    } message: {
+      TextState(confirmation)
+    }
   }
 
   /// Says the order could not be sent.
@@ -204,10 +212,14 @@ extension AlertState where Action == Cart.Action.Alert {
   /// - Parameter reason: Why.
   /// - Returns: The alert.
   public static func orderFailed(reason: String) -> Self {
-    AlertState(
-      title: "Oops!",
-      message: "Unable to send your order, try again later. (\(reason))",
-      buttons: [ButtonState(action: .dismissErrorAlert, label: "Done")]
-    )
+    Self {
+      TextState("Oops!")
+    } actions: {
+      ButtonState(action: .dismissErrorAlert) {
+        TextState("Done")
+      }
+    } message: {
+      TextState("Unable to send your order, try again later. (\(reason))")
+    }
   }
 }

@@ -20,13 +20,14 @@ import Wire
 /// completion is sent back to the loop before it touches any state here. Its properties read
 /// after every journal write are `@exclusivity(unchecked)`, as the journal's are (loop thread
 /// only, no overlapping access).
+@usableFromInline
 final class Durability<State: Sendable, Action>: @unchecked Sendable {
   let directory: DataDirectory
-  let journal: Journal
+  @usableFromInline let journal: Journal
   /// The root action's JSON, for the records of effect and host actions; `nil` when it cannot
   /// be encoded.
-  let encodeRoot: (Action) -> JSON?
-  let gate: AckGate<State, Action>
+  @usableFromInline let encodeRoot: (Action) -> JSON?
+  @usableFromInline let gate: AckGate
   /// Read access to the journal and snapshots, for the history.
   let archive: JournalArchive
   /// What recovery found at start (`nil` for a new directory).
@@ -144,6 +145,7 @@ final class Durability<State: Sendable, Action>: @unchecked Sendable {
   }
 
   /// Gives the directory up when the host could not start after opening it.
+  @usableFromInline
   func abandon() {
     self.finish()
     self.gate.output = nil

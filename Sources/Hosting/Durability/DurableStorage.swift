@@ -4,6 +4,7 @@ import Wire
 /// What a durable host needs to open its data directory: where it is, how its state and root
 /// actions become JSON and back (from their `Codable` conformances), and the journal's flush
 /// policy.
+@usableFromInline
 struct DurableStorage<State: Sendable, Action>: Sendable {
   let path: String
   let persistence: Persistence
@@ -13,15 +14,32 @@ struct DurableStorage<State: Sendable, Action>: Sendable {
   /// A replayer of the app's reducer with the host's dependencies.
   let makeReplayer: @Sendable (DependencyValues) -> Replayer<State, Action>
 
+  @usableFromInline
+  init(
+    path: String, persistence: Persistence, codec: StateCodec<State>,
+    encodeRoot: @escaping @Sendable (Action) -> JSON?,
+    decodeRoot: @escaping @Sendable (JSON) throws(ActionResolver<Action>.ResolutionFailure) -> Action,
+    makeReplayer: @escaping @Sendable (DependencyValues) -> Replayer<State, Action>
+  ) {
+    self.path = path
+    self.persistence = persistence
+    self.codec = codec
+    self.encodeRoot = encodeRoot
+    self.decodeRoot = decodeRoot
+    self.makeReplayer = makeReplayer
+  }
+
   /// The directory opened: the recovered state, and the durability that keeps it from now on.
+  @usableFromInline
   struct Opened {
-    var state: State
-    var durability: Durability<State, Action>
+    @usableFromInline var state: State
+    @usableFromInline var durability: Durability<State, Action>
   }
 
   /// Locks the directory, recovers the state (or writes `initialState` as the first snapshot of
   /// a new directory), opens the journal after the recovered revision, and logs the startup
   /// line: the directory, the revision recovered, how long it took.
+  @usableFromInline
   func open(
     initialState: State, registry: ScopeRegistry<State, Action>, dependencies: DependencyValues,
     loop: EventLoop, log: HostLogger
@@ -137,6 +155,7 @@ extension StoreHost where State: Codable & SendableMetatype, Action: Codable & S
   /// - Throws: ``HostStartError`` when the directory is in use by another host, cannot be
   ///   recovered (damage, a state that no longer decodes: the message says which file, where,
   ///   and what to do), or the socket cannot be created.
+  @inlinable
   public static func start<R: Reducer>(
     app: String,
     initialState: State,

@@ -19,6 +19,7 @@ import Architecture
 /// host's loop, or one replay), by these synchronous methods, which never hold an `inout`
 /// access across a call that could reach the tape again (the live generators they call do not
 /// know it), so the dynamic exclusivity check, paid on every reduce, could never fire.
+@usableFromInline
 final class DrawTape {
   enum Mode {
     /// Appends what the live dependencies return.
@@ -28,7 +29,7 @@ final class DrawTape {
   }
 
   private(set) var mode: Mode
-  @exclusivity(unchecked) private(set) var draws: [Draw]
+  @usableFromInline @exclusivity(unchecked) private(set) var draws: [Draw]
   @exclusivity(unchecked) private var cursor = 0
   /// Set when a replayed reduce asked for a value the tape does not hold (a reducer that is not
   /// deterministic given its recorded draws); the replay is then not exact.
@@ -47,6 +48,7 @@ final class DrawTape {
   }
 
   /// Empties a recording tape for the next reduce, keeping its capacity.
+  @usableFromInline
   func reset() {
     self.draws.removeAll(keepingCapacity: true)
     self.cursor = 0
@@ -119,8 +121,10 @@ final class DrawTape {
 /// The wrappers a host puts around the non-deterministic dependencies of its root store, so
 /// that each value drawn inside a reduce is recorded on (or replayed from) the current
 /// ``DrawTape``.
+@usableFromInline
 enum RecordingDependencies {
   /// Wraps `uuid`, `date` and `withRandomNumberGenerator` in `values`.
+  @usableFromInline
   static func install(into values: inout DependencyValues) {
     let uuid = values.uuid
     let date = values.date

@@ -16,18 +16,16 @@ import Wire
 /// only on the loop thread, by these synchronous methods, none of which holds an `inout` access
 /// across a call that could reach them again (a sink must not send actions) — so the dynamic
 /// exclusivity check could never fire, and it cost more than the rest of the recording.
+@usableFromInline
 final class ReductionRecorder<Action>: @unchecked Sendable {
   /// Each sink's `didReduce`, wrapped where the sink's type is known, so that the call is
   /// direct and specialized rather than through an existential.
-  ///
-  /// Not `private` (nor are the other members `record` touches), so that release builds can
-  /// specialize `record` for the app's `Action` along with the host (cross-module optimization
-  /// only copies functions whose every reference is visible to the module that specializes).
-  @exclusivity(unchecked) var sinks: [(Reduction<Action>) -> Void] = []
-  @exclusivity(unchecked) var expected: (origin: ReductionOrigin, scope: String?, action: JSON?)?
-  let tape = DrawTape()
+  @usableFromInline @exclusivity(unchecked) var sinks: [(Reduction<Action>) -> Void] = []
+  @usableFromInline @exclusivity(unchecked)
+  var expected: (origin: ReductionOrigin, scope: String?, action: JSON?)?
+  @usableFromInline let tape = DrawTape()
 
-  init() {}
+  @usableFromInline init() {}
 
   /// Whether anything listens (when nothing does, reduces are not recorded at all).
   var isRecording: Bool { !self.sinks.isEmpty }
@@ -39,11 +37,13 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
 
   /// Adds a sink as a closure (written where the app's types are known, it is specialized for
   /// them: the journal's is).
+  @usableFromInline
   func add(_ sink: @escaping (Reduction<Action>) -> Void) {
     self.sinks.append(sink)
   }
 
   /// Announces the origin of the next action the store reduces.
+  @usableFromInline
   func expect(_ origin: ReductionOrigin, scope: String? = nil, action: JSON? = nil) {
     self.expected = (origin, scope, action)
   }
@@ -54,7 +54,11 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   }
 
   /// Runs one reduce (`body`), recording what it drew, then tells the sinks.
-  @inline(__always)
+  ///
+  /// Inlined into the host's reduce, so that release builds specialize it for the app's
+  /// `Action` along with the host (called generically, the metadata of `Reduction<Action>`
+  /// and its copies cost a third of what recording an action does).
+  @inlinable @inline(__always)
   func record<R>(_ action: Action, revision: () -> Int64, _ body: () -> R) -> R {
     guard !self.sinks.isEmpty else {
       self.expected = nil

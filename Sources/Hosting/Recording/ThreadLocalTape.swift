@@ -11,10 +11,11 @@
 /// A thread-local rather than a task-local: reduces are synchronous, and pushing a task-local
 /// costs more than the rest of a host's send (see Architecture's reduce context, which does the
 /// same for dependencies).
+@usableFromInline
 enum ThreadLocalTape {
   /// Not `private`, so that the host's reduce can be specialized across modules (see
   /// ``ReductionRecorder``).
-  static let key: pthread_key_t = {
+  @usableFromInline static let key: pthread_key_t = {
     var key = pthread_key_t()
     let result = pthread_key_create(&key, nil)
     precondition(result == 0, "pthread_key_create failed: \(result)")
@@ -31,7 +32,7 @@ enum ThreadLocalTape {
 
   /// Makes `tape` this thread's tape until ``restore(_:)``; returns the previous one, to give
   /// back to ``restore(_:)``. The caller keeps `tape` alive until then.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func install(_ tape: DrawTape) -> UnsafeMutableRawPointer? {
     let previous = pthread_getspecific(self.key)
     pthread_setspecific(self.key, Unmanaged.passUnretained(tape).toOpaque())
@@ -39,7 +40,7 @@ enum ThreadLocalTape {
   }
 
   /// Makes `previous` (from ``install(_:)``) this thread's tape again.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func restore(_ previous: UnsafeMutableRawPointer?) {
     pthread_setspecific(self.key, previous)
   }

@@ -11,20 +11,32 @@ import Wire
 ///
 /// Reducing and acknowledging are separate steps, so that whatever must happen between them
 /// (an action written down before its `ack` leaves) has one place to go.
+@usableFromInline
 struct ActionIntake<State: Sendable, Action: Sendable> {
-  let store: LoopStore<State, Action>
-  let registry: ScopeRegistry<State, Action>
-  let revision: RevisionCounter
-  let statistics: HostStatistics
-  let output: SessionOutput<State, Action>
+  @usableFromInline let store: LoopStore<State, Action>
+  @usableFromInline let registry: ScopeRegistry<State, Action>
+  @usableFromInline let revision: RevisionCounter
+  @usableFromInline let statistics: HostStatistics
+  @usableFromInline let output: SessionOutput
   /// A durable host's gate: sends are refused while the journal cannot be written, and a
   /// reduced action's ack waits for its record (`nil` in memory).
-  let gate: AckGate<State, Action>?
+  @usableFromInline let gate: AckGate?
 
   /// Handles `send{id, scope, action}`: reduces the action and acknowledges it, or answers
   /// the error that stopped it (nothing is reduced then).
+  ///
+  /// The hot path (a client repeating a send to the same scope) stays in this one function:
+  /// the lookup and the decoding are taken from the session's send cache, and only a miss
+  /// calls out to ``target(_:id:scope:)`` or ``decode(_:for:session:id:)``.
+  @inlinable
   func send(_ session: Session<State, Action>, id: Int64?, scope name: String, action json: JSON) {
-    guard let bound = self.target(session, id: id, scope: name) else { return }
+    let bound: BoundScope<State, Action>
+    if let cache = session.sendCache, cache.name == name {
+      bound = cache.bound
+    } else {
+      guard let found = self.target(session, id: id, scope: name) else { return }
+      bound = found
+    }
     // No copy of the root state is held across the reduce (it would make the reduce copy the
     // state it mutates: a whole collection per element action).
     if let exists = bound.exists, !exists(self.store.state) {
@@ -33,17 +45,18 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
         .error(id: id, code: .scopeUnavailable, message: "'\(name)' does not exist right now"))
       return
     }
-    guard let action = self.decode(json, for: bound, session: session, id: id) else { return }
+    let action: Action
+    if let cached = session.sendCache?.action, session.sendCache?.actionJSON == json {
+      action = cached
+    } else {
+      guard let decoded = self.decode(json, for: bound, session: session, id: id) else { return }
+      action = decoded
+    }
     if let gate = self.gate {
       // Nothing is reduced that could not be journaled: no ack for an unwritten action, and
       // no hole in the journal's revisions.
       guard gate.admitsActions else {
-        self.output.reply(
-          session,
-          .error(
-            id: id, code: .unavailable,
-            message: "the host cannot write its journal right now, so it accepts no actions; "
-              + "nothing was changed; retry later"))
+        self.refuseUnjournaled(session, id: id)
         return
       }
       self.reduce(action, from: session, scope: name, json: json)
@@ -54,11 +67,12 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
     self.acknowledge(session, id: id)
   }
 
-  /// The writable scope `name` names, from the session's send cache when it names the same.
-  private func target(
+  /// The writable scope `name` names, remembered in the session's send cache; `nil` once the
+  /// error is answered.
+  @inlinable
+  func target(
     _ session: Session<State, Action>, id: Int64?, scope name: String
   ) -> BoundScope<State, Action>? {
-    if let cache = session.sendCache, cache.name == name { return cache.bound }
     switch self.registry.lookup(name) {
     case .host:
       self.output.reply(session, .error(id: id, code: .forbidden, message: "'_host' is read-only"))
@@ -91,14 +105,13 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
     return nil
   }
 
-  /// The root action for `json`, from the send cache when the session repeats its last one.
-  private func decode(
+  /// The root action for `json`, remembered in the session's send cache; `nil` once the
+  /// error is answered.
+  @inlinable
+  func decode(
     _ json: JSON, for bound: BoundScope<State, Action>, session: Session<State, Action>,
     id: Int64?
   ) -> Action? {
-    if let cached = session.sendCache?.action, session.sendCache?.actionJSON == json {
-      return cached
-    }
     let action: Action
     do {
       action = try bound.embed!(json)
@@ -112,8 +125,21 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
     return action
   }
 
+  /// Answers a send the journal cannot take now.
+  @usableFromInline
+  func refuseUnjournaled(_ session: Session<State, Action>, id: Int64?) {
+    self.output.reply(
+      session,
+      .error(
+        id: id, code: .unavailable,
+        message: "the host cannot write its journal right now, so it accepts no actions; "
+          + "nothing was changed; retry later"))
+  }
+
   /// Reduces a client's action in the root store, now.
-  private func reduce(
+  @inline(__always)
+  @inlinable
+  func reduce(
     _ action: Action, from session: Session<State, Action>, scope: String, json: JSON
   ) {
     self.store.send(
@@ -126,7 +152,9 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
   }
 
   /// Acknowledges the reduced action with the revision it produced (when the client asked).
-  private func acknowledge(_ session: Session<State, Action>, id: Int64?) {
+  @inline(__always)
+  @inlinable
+  func acknowledge(_ session: Session<State, Action>, id: Int64?) {
     if let id { self.output.reply(session, .ack(id: id, rev: self.revision.value)) }
   }
 }

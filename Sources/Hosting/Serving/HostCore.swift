@@ -11,7 +11,8 @@ import Wire
 ///   end of batch, effects, drain ─▶ PushEngine ─▶ patches ──────────┤
 ///                                                                   ▼
 ///                                            SessionOutput ─▶ the client's channel
-///   tick (1 s) ─▶ hello timeouts, HostStatistics, `_host` pushes
+///   after each read ─▶ InputBudget: over it, the largest holders are closed (`overloaded`)
+///   tick (1 s) ─▶ hello and frame timeouts, HostStatistics, `_host` pushes, MemoryReclaimer
 /// ```
 ///
 /// The core is an actor whose executor is the host's event loop, and the root ``Store`` runs
@@ -21,34 +22,40 @@ import Wire
 /// batch at a time, so actions from all connections and effects are reduced one at a time,
 /// in arrival order per connection. The parts the core routes to are plain values and
 /// classes confined to the loop with it.
-actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
-  nonisolated let loop: EventLoop
-  nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+@usableFromInline
+final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
+  @usableFromInline nonisolated let loop: EventLoop
+  @usableFromInline nonisolated var unownedExecutor: UnownedSerialExecutor {
+    loop.asUnownedSerialExecutor()
+  }
 
-  let store: LoopStore<State, Action>
-  let revision: RevisionCounter
-  let configuration: HostConfiguration
-  let appName: String
-  let log: HostLogger
+  @usableFromInline let store: LoopStore<State, Action>
+  @usableFromInline let revision: RevisionCounter
+  @usableFromInline let configuration: HostConfiguration
+  @usableFromInline let appName: String
+  @usableFromInline let log: HostLogger
 
   let admission: AdmissionPolicy
-  let statistics: HostStatistics
-  let output: SessionOutput<State, Action>
-  let pushes: PushEngine<State, Action>
-  let router: RequestRouter<State, Action>
+  @usableFromInline let budget: InputBudget
+  @usableFromInline let reclaimer: MemoryReclaimer
+  @usableFromInline let statistics: HostStatistics
+  @usableFromInline let output: SessionOutput
+  @usableFromInline let pushes: PushEngine<State, Action>
+  @usableFromInline let router: RequestRouter<State, Action>
   /// The journal, snapshots and acknowledgement gate of a durable host (`nil` in memory).
-  nonisolated let durability: Durability<State, Action>?
+  @usableFromInline nonisolated let durability: Durability<State, Action>?
 
-  private var sessions: [Int: Session<State, Action>] = [:]
+  @usableFromInline var sessions: [Int: Session<State, Action>] = [:]
   /// Subscriptions over all sessions: with none, reduced actions schedule no sync.
-  nonisolated let subscriptionTally = SubscriptionTally()
+  @usableFromInline nonisolated let subscriptionTally = SubscriptionTally()
   private var nextSessionID = 1
   private var isShuttingDown = false
   private var deferredSyncScheduled = false
-  var listener: UnixListener?
+  @usableFromInline var listener: UnixListener?
   var isStopped = false
   var stopWaiters: [CheckedContinuation<Void, Never>] = []
 
+  @usableFromInline
   init(
     loop: EventLoop,
     store: Store<State, Action>,
@@ -62,10 +69,11 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     let store = LoopStore(store: store, loop: loop, recorder: recorder)
     let log = HostLogger(level: configuration.logLevel)
     let statistics = HostStatistics(revision: revision, subscriptions: self.subscriptionTally)
-    let output = SessionOutput<State, Action>(
+    let reclaimer = MemoryReclaimer()
+    let output = SessionOutput(
       maxFrameSize: configuration.maxFrameSize,
       highWaterMark: configuration.outboundHighWaterMark, log: log, statistics: statistics,
-      gate: durability?.gate)
+      reclaimer: reclaimer, gate: durability?.gate)
     let pushes = PushEngine(
       store: store, revision: revision, output: output, statistics: statistics, log: log,
       configuration: configuration)
@@ -76,6 +84,9 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     self.appName = appName
     self.log = log
     self.admission = AdmissionPolicy(configuration: configuration)
+    self.budget = InputBudget(
+      limit: configuration.maxBufferedBytes, frameTimeout: configuration.frameTimeout)
+    self.reclaimer = reclaimer
     self.statistics = statistics
     self.output = output
     self.pushes = pushes
@@ -97,6 +108,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   /// Admits a new connection, or refuses it (answered, then closed) when the admission policy
   /// says so. Returns the session to route later events to.
+  @usableFromInline
   func accept(
     channel: any ClientChannel, processID: Int32, userID: UInt32
   ) -> Session<State, Action>? {
@@ -119,6 +131,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Forgets a closed connection and its subscriptions.
+  @usableFromInline
   func didClose(session id: Int, reason: String) {
     guard let session = sessions.removeValue(forKey: id) else { return }
     statistics.connections = sessions.count
@@ -127,12 +140,16 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       .info,
       "disconnect session=\(session.id) subscriptions=\(session.subscriptions.count) (\(reason))")
     session.subscriptions.removeAll()
+    // Its unfinished frame and its largest write (the channel's buffer) are freed with it.
+    reclaimer.noteRelease(budget.release(session) + session.largestWrite)
   }
 
   /// Handles every complete frame in `bytes`, then answers the whole batch in one write.
+  @inlinable
   func didRead(session id: Int, _ bytes: UnsafeRawBufferPointer) {
     guard let session = sessions[id], session.phase != .closing else { return }
     statistics.bytesIn += Int64(bytes.count)
+    session.bytesReceived += Int64(bytes.count)
     session.decoder.append(bytes)
     let revisionBefore = revision.value
     durability?.journal.isInBatch = true
@@ -156,11 +173,30 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       durability.journal.isInBatch = false
       if revision.value != revisionBefore { durability.journal.endBatch() }
     }
+    let finished = budget.account(session)
+    if finished >= 1 << 20 { reclaimer.noteRelease(finished) }
     finishBatch(session)
+    if budget.isOverdrawn { closeLargestHolders() }
     if revision.value != revisionBefore { scheduleSync() }
   }
 
+  /// Closes the connections holding the most unfinished frames until the clients' buffered
+  /// bytes are back under the budget.
+  @usableFromInline
+  func closeLargestHolders() {
+    let total = budget.buffered
+    for session in budget.evictions(sessions.values) {
+      output.fail(
+        session, code: .overloaded, id: nil,
+        "the host holds \(total) bytes of unfinished frames from its clients, over its limit of "
+          + "\(budget.limit) (--max-buffered); this connection held \(session.bufferedBytes) of "
+          + "them, among the most, so it is closed; send each frame whole, without pausing")
+      finishBatch(session)
+    }
+  }
+
   /// A backed-up client drained its queue: resume reading and send what it missed.
+  @usableFromInline
   func didDrain(session id: Int) {
     guard let session = sessions[id], session.phase == .open else { return }
     if session.needsSync {
@@ -173,11 +209,11 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   /// Ends a batch: owed pushes, then the held replies, leave in one write; a failed session
   /// closes, others are paused or resumed by their back-pressure.
-  private func finishBatch(_ session: Session<State, Action>) {
+  @inlinable
+  func finishBatch(_ session: Session<State, Action>) {
     if session.phase != .closing || !session.heldReplies.isEmpty {
       if session.phase == .open { pushes.syncPushes(session) }
-      session.output.append(contentsOf: session.heldReplies)
-      session.heldReplies.removeAll(keepingCapacity: true)
+      output.appendHeldReplies(session)
     }
     output.flush(session)
     if session.phase == .closing {
@@ -188,9 +224,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     }
   }
 
-
-  /// Drops connections that never said hello, and pushes the `_host` figures to their
-  /// watchers; run once a second.
+  /// Drops connections that never said hello and frames that stopped arriving, pushes the
+  /// `_host` figures to their watchers, and gives freed memory back; run once a second.
   func tick() {
     let now = Platform.monotonicSeconds()
     for session in sessions.values where admission.isHelloOverdue(session, now: now) {
@@ -199,14 +234,28 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
         "no hello within \(Int(configuration.helloTimeout)) s of connecting")
       finishBatch(session)
     }
+    for session in sessions.values where budget.isStalled(session, now: now) {
+      output.fail(
+        session, code: .badFrame, id: nil,
+        "a frame stalled: \(session.bufferedBytes) bytes of it arrived, then none for "
+          + "\(Int(budget.frameTimeout)) s (--frame-timeout); send each frame whole, without pausing")
+      finishBatch(session)
+    }
     statistics.tick()
     durability?.tick()
     pushes.pushHostFigures(sessions.values)
+    pushes.dropStaleVersions(sessions.values)
+    let trimStarted = Platform.monotonicSeconds()
+    if reclaimer.trimIfDue(now: trimStarted) {
+      let milliseconds = Int((Platform.monotonicSeconds() - trimStarted) * 1000)
+      log(.debug, "gave freed memory back to the system (\(milliseconds) ms)")
+    }
   }
 
   // MARK: - Pushes
 
-  private func scheduleSync() {
+  @inlinable
+  func scheduleSync() {
     guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
       self.assumeIsolated(on: loop) { core in core.syncAll() }
@@ -214,6 +263,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Called by the revision counter when an effect's action changed the state.
+  @usableFromInline
   nonisolated func stateDidChange() {
     guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
@@ -222,6 +272,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Brings every session's subscriptions up to the current revision.
+  @usableFromInline
   func syncAll(force: Bool = false) {
     // No push shows a state whose journal record is not handed to the operating system.
     durability?.writePending()

@@ -2,6 +2,7 @@ import Architecture
 import Synchronization
 
 /// Told when an action changed the root state.
+@usableFromInline
 protocol RevisionObserver: AnyObject, Sendable {
   /// Called on the event loop, inside the reduce that bumped the revision.
   func stateDidChange()
@@ -11,6 +12,7 @@ protocol RevisionObserver: AnyObject, Sendable {
 ///
 /// Written only on the event loop (where the store reduces) but read by the loop's callers
 /// too, so it is an atomic rather than actor state.
+@usableFromInline
 final class RevisionCounter: Sendable {
   private let revision: Atomic<Int64>
   private let syncScheduled = Atomic<Bool>(false)
@@ -19,25 +21,28 @@ final class RevisionCounter: Sendable {
   /// listening orders this write before every read); never written again.
   nonisolated(unsafe) private weak var observer: (any RevisionObserver)?
 
+  @usableFromInline var value: Int64 { revision.load(ordering: .relaxed) }
+
   /// A counter at `revision`: 0 for a new state, the recovered revision for a durable host
   /// (revisions never go back across restarts).
-  init(startingAt revision: Int64 = 0) {
+  @usableFromInline init(startingAt revision: Int64 = 0) {
     self.revision = Atomic(revision)
   }
 
-  var value: Int64 { revision.load(ordering: .relaxed) }
-
+  @usableFromInline
   func setObserver(_ observer: any RevisionObserver) {
     self.observer = observer
   }
 
   /// Counts one reduced action and tells the observer.
+  @usableFromInline
   func didReduce() {
     revision.add(1, ordering: .relaxed)
     observer?.stateDidChange()
   }
 
   /// Returns `true` when this call scheduled the sync (it was not scheduled already).
+  @usableFromInline
   func markSyncScheduled() -> Bool {
     !syncScheduled.exchange(true, ordering: .acquiringAndReleasing)
   }
@@ -48,33 +53,36 @@ final class RevisionCounter: Sendable {
 }
 
 /// Wraps the app's root reducer: counts revisions and records each reduced action.
+@usableFromInline
 struct HostReducer<Base: Reducer>: Reducer {
-  let base: Base
-  /// Wraps a reduce function of the base (see ``counting(_:counter:recorder:)``).
-  let wrap: (@escaping _ReduceFunction<Base.State, Base.Action>) -> _ReduceFunction<Base.State, Base.Action>
+  @usableFromInline let base: Base
+  @usableFromInline let counter: RevisionCounter
+  @usableFromInline let recorder: ReductionRecorder<Base.Action>
 
+  @usableFromInline
+  init(base: Base, counter: RevisionCounter, recorder: ReductionRecorder<Base.Action>) {
+    self.base = base
+    self.counter = counter
+    self.recorder = recorder
+  }
+
+  @inlinable
   func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    let base = self.base
-    return self.wrap { state, action in base.reduce(into: &state, action: action) }(&state, action)
+    recorder.record(action, revision: { counter.value }) {
+      let effect = base.reduce(into: &state, action: action)
+      counter.didReduce()
+      return effect
+    }
   }
 
   /// The store's reduce function: the base's, with its `body` evaluated once here rather
   /// than on every action, then counted and recorded.
+  @inlinable
   func _makeReduce() -> _ReduceFunction<Base.State, Base.Action> {
-    self.wrap(self.base._makeReduce())
-  }
-
-  /// `reduce`, counted by `counter` and recorded by `recorder`.
-  ///
-  /// Called by the host where the app's `State` and `Action` are concrete, so that this
-  /// closure — run on every action — is specialized for them in release builds (built inside
-  /// ``_makeReduce()``, which the store reaches through its generic `Reducer` requirement, it
-  /// stayed generic: a third of the cost of recording an action went to generic metadata).
-  static func counting(
-    _ reduce: @escaping _ReduceFunction<Base.State, Base.Action>, counter: RevisionCounter,
-    recorder: ReductionRecorder<Base.Action>
-  ) -> _ReduceFunction<Base.State, Base.Action> {
-    { state, action in
+    let reduce = base._makeReduce()
+    let counter = self.counter
+    let recorder = self.recorder
+    return { state, action in
       recorder.record(action, revision: { counter.value }) {
         let effect = reduce(&state, action)
         counter.didReduce()

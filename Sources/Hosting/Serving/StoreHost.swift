@@ -28,11 +28,12 @@ import Wire
 public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
   /// The socket path the host listens on.
   public let socketPath: String
-  let loop: EventLoop
-  let core: HostCore<State, Action>
+  @usableFromInline let loop: EventLoop
+  @usableFromInline let core: HostCore<State, Action>
   private let ticker: Task<Void, Never>
 
-  private init(socketPath: String, loop: EventLoop, core: HostCore<State, Action>) {
+  @usableFromInline
+  init(socketPath: String, loop: EventLoop, core: HostCore<State, Action>) {
     self.socketPath = socketPath
     self.loop = loop
     self.core = core
@@ -55,8 +56,9 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
   ///   - scopes: The scopes to serve (the built-in `_host` is always added).
   ///   - configuration: The socket path, limits and logging.
   ///   - prepare: Dependency overrides for the root store and its effects.
-  /// - Throws: ``HostStartError`` when another host is listening on the path, or the socket
-  ///   cannot be created.
+  /// - Throws: ``HostStartError`` when another host is listening on the path, the socket
+  ///   cannot be created, or the configuration's limits contradict each other.
+  @inlinable
   public static func start<R: Reducer>(
     app: String,
     initialState: State,
@@ -72,6 +74,10 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
 
   /// Starts a host: recovers the state from `storage` (when given), creates the root store on
   /// a new event loop and listens on the socket.
+  ///
+  /// Inlinable, as ``start(app:initialState:reducer:scopes:configuration:withDependencies:)``
+  /// is: release builds specialize the host for the app's `State` and `Action`.
+  @inlinable
   static func launch<R: Reducer>(
     app: String,
     initialState: State,
@@ -81,6 +87,12 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
     storage: DurableStorage<State, Action>?,
     withDependencies prepare: sending ((inout DependencyValues) -> Void)?
   ) async throws(HostStartError) -> StoreHost where R.State == State, R.Action == Action {
+    guard configuration.maxBufferedBytes >= configuration.maxFrameSize else {
+      throw HostStartError(
+        message: "maxBufferedBytes (\(configuration.maxBufferedBytes)) is below maxFrameSize "
+          + "(\(configuration.maxFrameSize)): no frame of the largest size could ever arrive; "
+          + "raise maxBufferedBytes or lower maxFrameSize")
+    }
     Platform.tuneAllocator()
     let loop = EventLoop(name: "storehost")
     let registry = ScopeRegistry(scopes)
@@ -120,11 +132,7 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
     let storeDependencies = dependencies
     let store = Store(
       initialState: state,
-      reducer: {
-        HostReducer(base: reducer()) {
-          HostReducer<R>.counting($0, counter: counter, recorder: recorder)
-        }
-      },
+      reducer: { HostReducer(base: reducer(), counter: counter, recorder: recorder) },
       withDependencies: { $0 = storeDependencies },
       executor: loop)
     let core = HostCore(

@@ -12,19 +12,22 @@ import Wire
 ///                                           │
 ///   outbound bytes > high-water mark ◀──────┘ ─▶ stop reading the client until it drains
 /// ```
-struct SessionOutput<State, Action> {
+@usableFromInline
+struct SessionOutput {
   /// The largest frame the host writes.
-  let maxFrameSize: Int
+  @usableFromInline let maxFrameSize: Int
   /// Queued bytes above which a client's requests are no longer read.
-  let highWaterMark: Int
-  let log: HostLogger
-  let statistics: HostStatistics
+  @usableFromInline let highWaterMark: Int
+  @usableFromInline let log: HostLogger
+  @usableFromInline let statistics: HostStatistics
+  @usableFromInline let reclaimer: MemoryReclaimer
   /// A durable host's gate: output that follows an acknowledgement waits for its journal
   /// record (`nil` in memory).
-  let gate: AckGate<State, Action>?
+  @usableFromInline let gate: AckGate?
 
   /// Queues a reply behind the pushes it must follow.
-  func reply(_ session: Session<State, Action>, _ message: HostMessage) {
+  @inlinable
+  func reply<State, Action>(_ session: Session<State, Action>, _ message: HostMessage) {
     if case .error(_, let code, let text) = message {
       self.log(.warning, "session=\(session.id) \(code.rawValue): \(text)")
     }
@@ -39,6 +42,7 @@ struct SessionOutput<State, Action> {
   /// Encodes `message`, answering `frame_too_large` instead when it would exceed the limit.
   ///
   /// - Returns: Whether `message` itself was appended.
+  @inlinable
   func append(
     _ message: HostMessage, to buffer: inout [UInt8], id: Int64?, scope: String?
   ) -> Bool {
@@ -57,14 +61,19 @@ struct SessionOutput<State, Action> {
   }
 
   /// Answers a fatal protocol error and marks the connection to close after this batch.
-  func fail(_ session: Session<State, Action>, code: ErrorCode, id: Int64?, _ message: String) {
+  @usableFromInline
+  func fail<State, Action>(
+    _ session: Session<State, Action>, code: ErrorCode, id: Int64?, _ message: String
+  ) {
     self.log(.warning, "session=\(session.id) \(code.rawValue): \(message); closing")
     HostMessage.error(id: id, code: code, message: message).encodeFrame(into: &session.heldReplies)
     session.phase = .closing
   }
 
   /// Answers a connection the host does not admit, then closes it.
-  func refuse(_ session: Session<State, Action>, _ message: HostMessage, because reason: String) {
+  func refuse<State, Action>(
+    _ session: Session<State, Action>, _ message: HostMessage, because reason: String
+  ) {
     self.log(.warning, "refused pid=\(session.processID) uid=\(session.userID): \(reason)")
     message.encodeFrame(into: &session.output)
     self.flush(session)
@@ -73,16 +82,30 @@ struct SessionOutput<State, Action> {
 
   /// Hands what `session` has ready to its channel — unless it follows an acknowledgement
   /// whose journal record is not confirmed yet: it then stays queued, in order, until it is.
-  func flush(_ session: Session<State, Action>) {
-    guard !session.output.isEmpty else { return }
+  @inline(__always)
+  @inlinable
+  func flush<State, Action>(_ session: Session<State, Action>) {
+    let count = session.output.count
+    guard count > 0 else { return }
     if let gate = self.gate, gate.holds(session) { return }
-    self.statistics.bytesOut += Int64(session.output.count)
+    self.statistics.bytesOut += Int64(count)
+    if count > session.largestWrite { session.largestWrite = count }
     session.channel.write(session.output)
-    session.output.removeAll(keepingCapacity: true)
+    let released = session.clearOutput()
+    if released > 0 { self.reclaimer.noteRelease(released) }
+  }
+
+  /// Moves `session`'s held replies behind its output (their pushes are in it now).
+  @inline(__always)
+  @inlinable
+  func appendHeldReplies<State, Action>(_ session: Session<State, Action>) {
+    let released = session.releaseHeldReplies()
+    if released > 0 { self.reclaimer.noteRelease(released) }
   }
 
   /// Stops reading a client whose replies pile up unread, and resumes once they drained.
-  func updateBackpressure(_ session: Session<State, Action>) {
+  @inlinable
+  func updateBackpressure<State, Action>(_ session: Session<State, Action>) {
     let backedUp = session.channel.outboundBytes > self.highWaterMark
     if backedUp != session.isReadingPaused {
       session.isReadingPaused = backedUp

@@ -18,8 +18,10 @@ import Wire
 public actor HostClient {
   /// The loop the client runs on (and the actor's executor).
   public nonisolated let loop: EventLoop
-  /// The host's socket path.
-  public nonisolated let path: String
+  /// How the client reaches the host.
+  public nonisolated let transport: any HostTransport
+  /// Where the host is: the transport's description (the socket path for a Unix socket).
+  public nonisolated var path: String { self.transport.description }
 
   /// The actor's executor: the client's event loop.
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -41,8 +43,8 @@ public actor HostClient {
   private var closeHandlers: [@Sendable (RemoteError) -> Void] = []
   private var errorHandler: (@Sendable (RemoteError) -> Void)?
 
-  private init(path: String, loop: EventLoop) {
-    self.path = path
+  private init(transport: any HostTransport, loop: EventLoop) {
+    self.transport = transport
     self.loop = loop
   }
 
@@ -64,7 +66,26 @@ public actor HostClient {
     loop: EventLoop = .shared,
     timeout: Duration = .seconds(5)
   ) async throws(RemoteError) -> HostClient {
-    let hostClient = HostClient(path: path, loop: loop)
+    try await Self.connect(
+      via: UnixSocketTransport(path: path), client: client, loop: loop, timeout: timeout)
+  }
+
+  /// Connects to the host through `transport` and completes the handshake.
+  ///
+  /// - Parameters:
+  ///   - transport: How to reach the host, e.g. ``UnixSocketTransport``.
+  ///   - client: The name sent in `hello`.
+  ///   - loop: The loop to run on.
+  ///   - timeout: How long the host may take to answer `hello`.
+  /// - Returns: The connected client.
+  /// - Throws: As ``connect(to:client:loop:timeout:)``, and what the transport throws.
+  public static func connect(
+    via transport: some HostTransport,
+    client: String = "swift-remote/1.0",
+    loop: EventLoop = .shared,
+    timeout: Duration = .seconds(5)
+  ) async throws(RemoteError) -> HostClient {
+    let hostClient = HostClient(transport: transport, loop: loop)
     try await hostClient.open(client: client, timeout: timeout)
     return hostClient
   }
@@ -86,7 +107,8 @@ public actor HostClient {
     var attempts = 0
     while true {
       do {
-        let connection = try HostConnection.open(path: self.path, client: client, loop: self.loop)
+        let connection = try HostConnection.open(
+          via: self.transport, client: client, loop: self.loop)
         connection.onMessage = { message in self.assumeIsolated { $0.received(message) } }
         connection.onClose = { reason in self.assumeIsolated { $0.closed(reason) } }
         return connection

@@ -1,25 +1,27 @@
 import Wire
 
-/// One client connection to a host, confined to an ``EventLoop`` like the `UnixConnection` it
-/// drives: it sends `hello` on opening, splits the byte stream into frames and hands each one
-/// to the owner — raw, for callers that decode the hot messages themselves, or as a
-/// `HostMessage`.
+/// The one client connection to a host, confined to an ``EventLoop`` like the stream it
+/// drives: it opens a ``HostTransport``, sends `hello`, splits the byte stream into frames and
+/// hands each one to the owner — raw, for callers that look at some frames themselves, or as a
+/// `HostMessage` (the host's small replies read without building JSON).
 ///
 /// ```swift
 /// loop.execute {
-///   let connection = try HostConnection.open(path: path, client: "bench/1.0", loop: loop)
+///   let connection = try HostConnection.open(
+///     via: UnixSocketTransport(path: path), client: "bench/1.0", loop: loop)
 ///   connection.onMessage = { message in … }          // welcome first, then replies and pushes
 ///   connection.send(.ping(id: 1))
 /// }
 /// ```
 ///
-/// It is the building block of ``HostClient`` (requests as async calls) and of load
-/// generators that keep every connection on one thread with no task per message.
+/// Everything that speaks to a host goes through it: ``HostClient`` (requests as async calls,
+/// used by ``RemoteStore`` and `storeclient`'s commands) and `storeclient bench`, which keeps
+/// every connection on one thread with no task per message.
 public final class HostConnection {
   /// The loop the connection runs on.
   public let loop: EventLoop
-  /// The socket path.
-  public let path: String
+  /// How the connection reached the host.
+  public let transport: any HostTransport
 
   /// Called with each frame's payload before it is decoded; return `true` if the frame was
   /// handled, `false` to have it decoded and passed to ``onMessage``. The bytes are valid
@@ -42,39 +44,35 @@ public final class HostConnection {
   public var isOpen: Bool { self.connection.isOpen }
   /// Bytes read from the host.
   public var bytesRead: UInt64 { self.connection.bytesRead }
-  /// Bytes written to the host's socket.
+  /// Bytes written to the host.
   public var bytesWritten: UInt64 { self.connection.bytesWritten }
+  /// The kernel-reported identity of the stream's peer: the host process over a Unix socket.
+  public var peerCredentials: PeerCredentials? { self.connection.peerCredentials }
 
-  private init(connection: UnixConnection, path: String, maxFrameSize: Int) {
+  private init(connection: UnixConnection, transport: any HostTransport, maxFrameSize: Int) {
     self.connection = connection
     self.loop = connection.loop
-    self.path = path
+    self.transport = transport
     self.decoder = FrameDecoder(maxFrameSize: maxFrameSize)
   }
 
-  /// Connects to the host at `path` and sends `hello`. Call on the loop thread.
+  /// Opens `transport` and sends `hello`. Call on the loop thread.
   ///
   /// - Parameters:
-  ///   - path: The host's socket path.
+  ///   - transport: How to reach the host, e.g. ``UnixSocketTransport``.
   ///   - client: The name sent in `hello`, e.g. `storeclient/1.0`.
   ///   - maxFrameSize: The largest frame accepted from the host.
   ///   - loop: The loop to run on; the caller must be on its thread.
   /// - Returns: The open connection; the host's `welcome` arrives as the first message.
-  /// - Throws: ``RemoteError/noHost(path:)`` when nothing listens at `path`,
-  ///   ``RemoteError/connectionFailed(_:)`` for other socket errors.
+  /// - Throws: What the transport throws: ``RemoteError/noHost(path:)`` when nothing answers,
+  ///   ``RemoteError/connectionFailed(_:)`` otherwise.
   public static func open(
-    path: String, client: String, maxFrameSize: Int = 16 << 20, loop: EventLoop
+    via transport: some HostTransport, client: String, maxFrameSize: Int = 16 << 20,
+    loop: EventLoop
   ) throws(RemoteError) -> HostConnection {
-    let socket: UnixConnection
-    do {
-      socket = try UnixConnection.connect(path: path, loop: loop)
-    } catch {
-      switch error.code {
-      case .noSuchFile, .connectionRefused: throw .noHost(path: path)
-      default: throw .connectionFailed(error)
-      }
-    }
-    let connection = HostConnection(connection: socket, path: path, maxFrameSize: maxFrameSize)
+    let stream = try transport.open(on: loop)
+    let connection = HostConnection(
+      connection: stream, transport: transport, maxFrameSize: maxFrameSize)
     connection.attach()
     connection.send(.hello(protocol: ClientMessage.protocolVersion, client: client))
     return connection
@@ -95,6 +93,16 @@ public final class HostConnection {
   /// - Parameter message: The message.
   public func send(_ message: ClientMessage) {
     self.connection.withOutboundBuffer { message.encodeFrame(into: &$0) }
+  }
+
+  /// Queues a prepared `send` with request `id` (`nil`: no acknowledgement asked), as
+  /// ``send(_:)-(ClientMessage)`` would queue the same message. Ignored once closed.
+  ///
+  /// - Parameters:
+  ///   - prepared: The encoded scope and action.
+  ///   - id: The request id, or `nil`.
+  public func send(_ prepared: PreparedSend, id: Int64?) {
+    self.connection.withOutboundBuffer { prepared.appendFrame(id: id, to: &$0) }
   }
 
   /// Lets `body` append whole frames to the outbound buffer in place.
@@ -130,11 +138,15 @@ public final class HostConnection {
 
   private func dispatch(_ payload: UnsafeRawBufferPointer) {
     let message: HostMessage
-    do {
-      message = try Self.decode(payload)
-    } catch {
-      self.failure = error
-      return
+    if let reply = HostMessage(compactReply: payload) {
+      message = reply
+    } else {
+      do {
+        message = try Self.decode(payload)
+      } catch {
+        self.failure = error
+        return
+      }
     }
     if case .bye(let reason) = message { self.byeReason = reason }
     self.onMessage?(message)

@@ -89,7 +89,7 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
     private var registered: [Int32] = []
     /// The registered source of each descriptor number.
     private var ownerByFD: [(any EventSource)?] = []
-    private let epollEvents: UnsafeMutableRawBufferPointer
+    private let epollEvents: UnsafeMutableBufferPointer<Epoll.Event>
     private static let maxEventsPerWait = 256
   #endif
 
@@ -99,7 +99,8 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   /// The size of ``readBuffer``: large enough that a busy connection drains in few reads.
   static let readBufferSize = 64 * 1024
 
-  /// A shared loop for clients (``FrameConnection``), started on first use and never stopped.
+  /// A shared loop for clients (Remote's connections by default), started on first use and
+  /// never stopped.
   public static let shared = EventLoop(name: "wire-client")
 
   /// Creates a loop and starts its thread.
@@ -118,8 +119,7 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
       guard self.epollFD >= 0 else {
         fatalError("EventLoop: cannot create an epoll descriptor: \(Posix.errorDescription(-self.epollFD))")
       }
-      self.epollEvents = .allocate(
-        byteCount: Epoll.eventStride * Self.maxEventsPerWait, alignment: 8)
+      self.epollEvents = .allocate(capacity: Self.maxEventsPerWait)
       _ = Epoll.register(self.epollFD, self.wakeRead, events: Posix.pollIn, change: false)
     #endif
     let handle = Posix.spawnThread(name: name) { self.run() }

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// do {
-///   let connection = try await FrameConnection.connect(path: path)
+///   let connection = try UnixConnection.connect(path: path, loop: loop)   // on the loop
 /// } catch let error where error.code == .connectionRefused {
 ///   print(error)   // connect(/run/user/1000/storehost.sock): no host is listening …
 /// }

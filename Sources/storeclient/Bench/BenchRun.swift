@@ -15,7 +15,7 @@ actor BenchRun {
   nonisolated var unownedExecutor: UnownedSerialExecutor { self.loop.asUnownedSerialExecutor() }
 
   let options: BenchOptions
-  private let template: FastFrames.SendTemplate
+  private let action: PreparedSend
   private let perClientRate: Double?
   private var senders: [Sender] = []
   private var watchers: [Watcher] = []
@@ -93,7 +93,7 @@ actor BenchRun {
   init(options: BenchOptions, loop: EventLoop) {
     self.options = options
     self.loop = loop
-    self.template = FastFrames.SendTemplate(scope: options.scope, action: options.action)
+    self.action = PreparedSend(scope: options.scope, action: options.action)
     self.perClientRate = options.rate.map { $0 / Double(options.clients) }
   }
 
@@ -102,17 +102,18 @@ actor BenchRun {
   /// Opens every connection and waits until senders are welcomed and watchers subscribed.
   func connect() async throws(RemoteError) {
     let client = "storeclient-bench/\(StoreClient.version)"
+    let transport = UnixSocketTransport(path: self.options.socketPath)
     do throws(RemoteError) {
       for _ in 0..<self.options.clients {
-        let connection = try HostConnection.open(path: self.options.socketPath, client: client, loop: self.loop)
+        let connection = try HostConnection.open(via: transport, client: client, loop: self.loop)
         let sender = Sender(connection: connection)
         self.senders.append(sender)
-        connection.onFrame = { payload in self.senderFrame(sender, payload) }
+        // `ack` and `pong`, the replies timed here, come without building JSON.
         connection.onMessage = { message in self.senderMessage(sender, message) }
         connection.onClose = { reason in self.senderClosed(sender, reason) }
       }
       for _ in 0..<self.options.watchers {
-        let connection = try HostConnection.open(path: self.options.socketPath, client: client, loop: self.loop)
+        let connection = try HostConnection.open(via: transport, client: client, loop: self.loop)
         let watcher = Watcher(connection: connection)
         self.watchers.append(watcher)
         connection.onFrame = { payload in self.watcherFrame(watcher, payload) }
@@ -276,7 +277,7 @@ actor BenchRun {
       sender.sent += 1
       sender.inFlight = 1
       sender.sendTime = Platform.monotonicNanoseconds()
-      sender.connection.withOutboundBuffer { self.template.append(id: id, to: &$0) }
+      sender.connection.send(self.action, id: id)
     case .end:
       while sender.batches.count < 2 {
         let size = min(self.options.pipeline, self.allowance(sender))
@@ -287,8 +288,8 @@ actor BenchRun {
         sender.inFlight += size
         sender.batches.append((id, size, Platform.monotonicNanoseconds()))
         sender.connection.withOutboundBuffer { out in
-          for _ in 0..<size { out.append(contentsOf: self.template.frameWithoutID) }
-          FastFrames.appendPing(id: id, to: &out)
+          for _ in 0..<size { self.action.appendFrame(id: nil, to: &out) }
+          ClientMessage.ping(id: id).encodeFrame(into: &out)
         }
       }
     }
@@ -312,19 +313,6 @@ actor BenchRun {
   }
 
   // MARK: - Sender callbacks
-
-  private func senderFrame(_ sender: Sender, _ payload: UnsafeRawBufferPointer) -> Bool {
-    switch self.options.ack {
-    case .every:
-      guard let (_, rev) = FastFrames.ack(payload) else { return false }
-      self.acknowledged(sender, rev: rev)
-      return true
-    case .end:
-      guard let id = FastFrames.pong(payload) else { return false }
-      self.batchConfirmed(sender, id: id)
-      return true
-    }
-  }
 
   private func acknowledged(_ sender: Sender, rev: Int64) {
     let now = Platform.monotonicNanoseconds()
@@ -382,10 +370,7 @@ actor BenchRun {
   private func senderClosed(_ sender: Sender, _ reason: RemoteError) {
     guard !sender.closed else { return }
     sender.closed = true
-    if !sender.welcomed { self.setupFailed(reason) }
-    if self.started && !self.finished {
-      self.connectionErrors.append("a sender lost its connection: \(reason)")
-    }
+    self.connectionLost("sender", ready: sender.welcomed, reason)
     sender.inFlight = 0
     self.checkDone()
   }
@@ -393,10 +378,10 @@ actor BenchRun {
   // MARK: - Watcher callbacks
 
   private func watcherFrame(_ watcher: Watcher, _ payload: UnsafeRawBufferPointer) -> Bool {
-    guard watcher.subscribed, let (_, rev) = FastFrames.patchRevisions(payload) else { return false }
-    watcher.patchTimes.append(Platform.monotonicNanoseconds())
-    watcher.patchRevisions.append(rev)
-    watcher.lastSeenRevision = rev
+    guard watcher.subscribed, let (_, _, rev) = HostMessage.compactPatchRevisions(payload) else {
+      return false
+    }
+    self.stampPatch(watcher, rev: rev)
     // Keep the payload to apply later, off the timing path (bounded: applied at 8 MiB).
     FrameEncoder.appendFrame(to: &watcher.pending, bytes: payload)
     if watcher.pending.count > 8 << 20 { self.drain(watcher) }
@@ -414,9 +399,7 @@ actor BenchRun {
       self.becameReady()
     case .patch(_, let base, let rev, let ops):
       self.apply(watcher, base: base, rev: rev, ops: ops)
-      watcher.patchTimes.append(Platform.monotonicNanoseconds())
-      watcher.patchRevisions.append(rev)
-      watcher.lastSeenRevision = rev
+      self.stampPatch(watcher, rev: rev)
     case .unsubscribed(_, let reason):
       watcher.problem = watcher.problem ?? "unsubscribed by the host (\(reason))"
     case .error(_, let code, let text):
@@ -433,10 +416,23 @@ actor BenchRun {
   private func watcherClosed(_ watcher: Watcher, _ reason: RemoteError) {
     guard !watcher.closed else { return }
     watcher.closed = true
-    if !watcher.subscribed { self.setupFailed(reason) }
+    self.connectionLost("watcher", ready: watcher.subscribed, reason)
+  }
+
+  /// A connection that ends before it is ready fails the set-up; one that ends during the run
+  /// is an error of the run.
+  private func connectionLost(_ role: String, ready: Bool, _ reason: RemoteError) {
+    if !ready { self.setupFailed(reason) }
     if self.started && !self.finished {
-      self.connectionErrors.append("a watcher lost its connection: \(reason)")
+      self.connectionErrors.append("a \(role) lost its connection: \(reason)")
     }
+  }
+
+  /// Stamps a patch to `rev` with the time it was read.
+  private func stampPatch(_ watcher: Watcher, rev: Int64) {
+    watcher.patchTimes.append(Platform.monotonicNanoseconds())
+    watcher.patchRevisions.append(rev)
+    watcher.lastSeenRevision = rev
   }
 
   /// Applies the patches a watcher buffered.

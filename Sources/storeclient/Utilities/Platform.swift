@@ -1,8 +1,9 @@
 // storeclient's only contact with libc: everything platform-specific is here.
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
+// Darwin first: Tests/DarwinStandIn type-checks the Darwin branch on Linux, where Glibc exists.
+#if canImport(Darwin)
   import Darwin
+#elseif canImport(Glibc)
+  import Glibc
 #endif
 
 /// Thin wrappers over the C library, so the rest of the tool needs no `#if`.

@@ -20,10 +20,10 @@ final class HostProcess {
   let socketPath: String
   let directory: String
   let process: Process
-  private let errorPipe = Pipe()
-  /// Everything read from the host's stderr so far; drained continuously so that a chatty
-  /// host never blocks on a full pipe.
-  private let errorOutput = ErrorOutput()
+  /// The host's stderr, written to a log file in its directory: a file never blocks a chatty
+  /// host, and needs no reader (clearing a pipe's `readabilityHandler` while the pipe is closed
+  /// crashed libdispatch now and then).
+  private let logPath: String
 
   /// The built `storehost`, next to the test bundle in the build directory.
   static var binaryPath: String {
@@ -66,13 +66,16 @@ final class HostProcess {
     let storage = storage ?? (arguments.contains("--data") ? [] : ["--ephemeral"])
     process.arguments = ["--socket", socketPath, "--log-level", "debug"] + storage + arguments
     if let environment { process.environment = environment }
-    process.standardError = errorPipe
+    // One log per process, even when several hosts share a directory.
+    var template = Array((self.directory + "/host-XXXXXX.log").utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+    guard descriptor >= 0 else { throw HarnessError("cannot create a log file in \(self.directory)") }
+    logPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    let log = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    process.standardError = log
     process.standardOutput = FileHandle.nullDevice
-    let sink = errorOutput
-    errorPipe.fileHandleForReading.readabilityHandler = { handle in
-      sink.append(handle.availableData)
-    }
     try process.run()
+    try log.close()
     if waitForListening { try waitUntilListening() }
   }
 
@@ -110,9 +113,13 @@ final class HostProcess {
 
   /// Everything the host wrote to stderr so far.
   var stderr: String {
-    if !process.isRunning { usleep(50_000) }
-    return errorOutput.text
+    String(decoding: FileManager.default.contents(atPath: logPath) ?? Data(), as: UTF8.self)
   }
+
+  /// Whether the host runs under ThreadSanitizer: under `swift test --sanitize=thread` the
+  /// test binary and the `storehost` built beside it are both instrumented. The sanitizer's
+  /// own allocator and shadow memory make the host's RSS say nothing about its buffers.
+  static let isSanitized: Bool = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
 
   /// The host's resident memory in KiB, from /proc (Linux).
   var residentKilobytes: Int? {
@@ -125,21 +132,9 @@ final class HostProcess {
 
   deinit {
     if process.isRunning { stop(signal: SIGKILL) }
-    errorPipe.fileHandleForReading.readabilityHandler = nil
+    _ = unlink(logPath)
     _ = unlink(socketPath)
     _ = rmdir(directory)
   }
 }
 
-/// Bytes collected from a pipe by a readability handler on another thread.
-final class ErrorOutput: Sendable {
-  private let data = Mutex(Data())
-
-  func append(_ chunk: Data) {
-    data.withLock { $0.append(chunk) }
-  }
-
-  var text: String {
-    data.withLock { String(decoding: $0, as: UTF8.self) }
-  }
-}

@@ -90,6 +90,12 @@ actor FakeHost {
     }
   }
 
+  /// Serves a client over a stream made elsewhere (one end of a socketpair) instead of one
+  /// accepted from the listener.
+  func serve(fileDescriptor: Int32) {
+    self.accept(UnixConnection.adopt(fileDescriptor: fileDescriptor, loop: self.loop))
+  }
+
   /// Closes the listener and every connection without `bye`, like a crash.
   func crash() {
     self.listener?.close()

@@ -2,19 +2,6 @@ import Testing
 
 @testable import Wire
 
-/// A deterministic generator (SplitMix64) so that property tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { self.state = seed }
-  mutating func next() -> UInt64 {
-    self.state &+= 0x9E37_79B9_7F4A_7C15
-    var z = self.state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// Frames `payloads` back to back.
 func framed(_ payloads: [[UInt8]]) -> [UInt8] {
   var out: [UInt8] = []
@@ -22,33 +9,36 @@ func framed(_ payloads: [[UInt8]]) -> [UInt8] {
   return out
 }
 
-/// Feeds `chunks` through the buffering interface, collecting frames and the error.
+/// Feeds `chunks` through the buffering interface (`append`, then `nextFrame`), collecting
+/// frames and the error.
 func decodeBuffered(
   _ chunks: [ArraySlice<UInt8>], maxFrameSize: Int = 1 << 24
 ) -> (frames: [[UInt8]], error: FrameError?, buffered: Int) {
-  var decoder = FrameDecoder(maxFrameSize: maxFrameSize)
-  var frames: [[UInt8]] = []
-  do {
-    for chunk in chunks {
-      decoder.append(Array(chunk))
-      while let frame = try decoder.nextFrame() { frames.append(Array(frame)) }
-    }
-    return (frames, nil, decoder.bufferedByteCount)
-  } catch {
-    return (frames, error, decoder.bufferedByteCount)
+  decode(chunks, maxFrameSize: maxFrameSize) { decoder, chunk, frames throws(FrameError) in
+    decoder.append(chunk)
+    while let frame = try decoder.nextFrame() { frames.append(Array(frame)) }
   }
 }
 
-/// Feeds `chunks` through the streaming interface, collecting frames and the error.
+/// Feeds `chunks` through the streaming interface (`decode(_:_:)`), collecting frames and the
+/// error.
 func decodeStreaming(
   _ chunks: [ArraySlice<UInt8>], maxFrameSize: Int = 1 << 24
+) -> (frames: [[UInt8]], error: FrameError?, buffered: Int) {
+  decode(chunks, maxFrameSize: maxFrameSize) { decoder, chunk, frames throws(FrameError) in
+    try decoder.decode(chunk) { frames.append(Array($0)) }
+  }
+}
+
+/// Feeds each chunk to a fresh decoder with `feed`, until it throws.
+private func decode(
+  _ chunks: [ArraySlice<UInt8>], maxFrameSize: Int,
+  feed: (inout FrameDecoder, [UInt8], inout [[UInt8]]) throws(FrameError) -> Void
 ) -> (frames: [[UInt8]], error: FrameError?, buffered: Int) {
   var decoder = FrameDecoder(maxFrameSize: maxFrameSize)
   var frames: [[UInt8]] = []
   do {
-    for chunk in chunks {
-      try decoder.decode(Array(chunk)) { frames.append(Array($0)) }
-    }
+    for chunk in chunks { try feed(&decoder, Array(chunk), &frames) }
     return (frames, nil, decoder.bufferedByteCount)
   } catch {
     return (frames, error, decoder.bufferedByteCount)
@@ -202,6 +192,25 @@ func split(_ bytes: [UInt8], at points: [Int]) -> [ArraySlice<UInt8>] {
     }
     #expect(count == 100_000)
     #expect(maxCapacity < 256)
+  }
+
+  @Test func holdsOnlyTheBytesThatArrivedOfAnAnnouncedFrame() throws {
+    let length = 16 << 20
+    var decoder = FrameDecoder(maxFrameSize: length)
+    // The prefix announces 16 MiB; 100 bytes of it arrive.
+    decoder.append([0x01, 0x00, 0x00, 0x00] + [UInt8](repeating: 0x20, count: 100))
+    #expect(decoder.bufferCapacity < 4096, "an announced length is not memory to reserve")
+    // As bytes arrive, the buffer grows with them (doubling), never to the announced length.
+    var arrived = 100
+    while arrived < length / 2 {
+      decoder.append([UInt8](repeating: 0x20, count: 64 * 1024))
+      arrived += 64 * 1024
+      #expect(decoder.bufferCapacity <= 2 * (4 + arrived) + 4096)
+    }
+    decoder.append([UInt8](repeating: 0x20, count: length - arrived))
+    #expect(decoder.bufferCapacity <= 4 + length + 4096, "never past the end of the frame")
+    let frame = try #require(try decoder.nextFrame())
+    #expect(frame.count == length)
   }
 
   @Test func reportsPartialFrameAtEndOfInput() throws {

@@ -6,18 +6,6 @@ import Testing
 /// a ``JSONParseError`` inside the input, never crash or hang, and whatever it accepts must
 /// serialize to text that parses back equal.
 @Suite struct JSONRobustnessTests {
-  /// A small deterministic generator so that failures reproduce.
-  struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      self.state &+= 0x9E37_79B9_7F4A_7C15
-      var z = self.state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   static let seeds: [[UInt8]] = [
     #"{"type":"send","id":2,"scope":"counter","action":{"incrementButtonTapped":{}}}"#,
     #"[1,-2.5e-3,"a\"b\\c\u00e9\ud83d\ude00",true,false,null,{"k":[[],{}]}]"#,
@@ -34,7 +22,7 @@ import Testing
   }
 
   @Test func survivesCorruptedDocuments() {
-    var generator = Generator(state: 42)
+    var generator = SplitMix64(seed: 42)
     let interesting: [UInt8] =
       Array(#"{}[]":,\"0123456789-+.eEtrufalsn "#.utf8) + [
         0x00, 0x1F, 0x80, 0xC3, 0xED, 0xF4, 0xFF,
@@ -55,7 +43,7 @@ import Testing
   }
 
   @Test func survivesRandomBytes() {
-    var generator = Generator(state: 7)
+    var generator = SplitMix64(seed: 7)
     for _ in 0..<20_000 {
       let count = Int(generator.next() % 64)
       self.check((0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) })

@@ -86,26 +86,14 @@ import Wire
   }
 }
 
-/// SplitMix64: a small, fast, seedable generator, so that failures reproduce.
-struct PatchSeededRandom: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { self.state = seed }
-  mutating func next() -> UInt64 {
-    self.state &+= 0x9E37_79B9_7F4A_7C15
-    var z = self.state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// Random documents shaped like application state: nested objects, arrays of scalars, and
 /// arrays of objects with unique `"id"` members, plus random edits of them.
 struct PatchDocumentGenerator {
-  var random: PatchSeededRandom
+  var random: SplitMix64
   private var nextID: Int64 = 1000
 
-  init(seed: UInt64) { self.random = PatchSeededRandom(seed: seed) }
+  init(seed: UInt64) { self.random = SplitMix64(seed: seed) }
 
   private static let keys = ["a", "b", "c", "id2", "name", "items", "a/b", "m~n", "", "0", "-"]
 

@@ -201,7 +201,7 @@ import Wire
 
   @Test func heavilyScrambledArraysStillApply() throws {
     // Beyond the alignment's edit budget elements are paired by position; ids still align.
-    var random = PatchSeededRandom(seed: 42)
+    var random = SplitMix64(seed: 42)
     let numbers = (0..<3_000).map { JSON.int(Int64($0)) }
     let objects = (0..<3_000).map { i in
       JSON.object(JSONObject([("id", .int(Int64(i))), ("v", .int(Int64(i % 7)))]))

@@ -61,7 +61,7 @@ func enterLoopActorFromAnotherThread() {
       _ = listener  // kept alive by the loop while registered
       ready.withLock { $0 = true }
     }
-    let client = try await FrameConnection.connect(path: path)
+    let client = try await TestClient.connect(path: path)
     try await client.send(Array("{}".utf8))
     #expect(await eventually { await actor.hits == 3 })
   }
@@ -99,7 +99,7 @@ func enterLoopActorFromAnotherThread() {
     try await loop.submit {
       _ = try UnixListener.listen(path: path, loop: loop) { _ in }
     }
-    let client = try await FrameConnection.connect(path: path)
+    let client = try await TestClient.connect(path: path)
     try await client.send(Array("{}".utf8))
     _ = await host.hits
     try await Task.sleep(for: .milliseconds(50))
@@ -131,7 +131,7 @@ func enterLoopActorFromAnotherThread() {
     let path = try temporarySocketPath()
     let host = TestHost()
     try await host.start(path: path)
-    let client = try await FrameConnection.connect(path: path)
+    let client = try await TestClient.connect(path: path)
     try await client.send(Array("{}".utf8))
     #expect(await eventually { await host.totalFrames == 1 })
     host.shutdown()

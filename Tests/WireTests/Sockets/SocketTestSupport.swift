@@ -22,14 +22,126 @@ func eventually(
   return await condition()
 }
 
-/// Collects up to `count` frames from a connection (or fewer if the stream ends).
-func collect(_ count: Int, from connection: FrameConnection) async throws -> [[UInt8]] {
+/// Runs `body` with a started ``TestHost`` and a ``TestClient`` connected to it, and shuts the
+/// host down afterwards.
+func withConnectedHost(
+  mode: TestHost.Mode = .record, maxFrameSize: Int = 1 << 24,
+  _ body: (TestHost, TestClient) async throws -> Void
+) async throws {
+  let path = try temporarySocketPath()
+  let host = TestHost(mode: mode, maxFrameSize: maxFrameSize)
+  defer { host.shutdown() }
+  try await host.start(path: path)
+  let client = try await TestClient.connect(path: path)
+  try await body(host, client)
+}
+
+/// Collects up to `count` frames from a client (or fewer if its stream ends).
+func collect(_ count: Int, from client: TestClient) async throws -> [[UInt8]] {
   var frames: [[UInt8]] = []
-  for try await frame in connection.frames {
+  for try await frame in client.frames {
     frames.append(frame)
     if frames.count == count { break }
   }
   return frames
+}
+
+/// A minimal client for these tests, the counterpart of ``TestHost``: an actor on its own event
+/// loop over a `UnixConnection`, writing whole frames and passing the frames it reads to an
+/// `AsyncThrowingStream`. (Clients of a real host use Remote's `HostConnection`, which Wire's
+/// tests cannot depend on.)
+actor TestClient {
+  let loop: EventLoop
+  nonisolated var unownedExecutor: UnownedSerialExecutor { self.loop.asUnownedSerialExecutor() }
+  /// The frames read, in order; ends when the host closes, throws the socket's error.
+  nonisolated let frames: AsyncThrowingStream<[UInt8], any Error>
+  private let received: AsyncThrowingStream<[UInt8], any Error>.Continuation
+  private var connection: UnixConnection?
+
+  private init() {
+    self.loop = EventLoop(name: "test-client")
+    (self.frames, self.received) = AsyncThrowingStream.makeStream()
+  }
+
+  /// Connects to the listener at `path`.
+  static func connect(path: String) async throws(SocketError) -> TestClient {
+    let client = TestClient()
+    do {
+      try await client.open(path: path)
+    } catch {
+      client.loop.shutdownGracefully()
+      throw error
+    }
+    return client
+  }
+
+  private func open(path: String) throws(SocketError) {
+    let connection = try UnixConnection.connect(path: path, loop: self.loop)
+    self.connection = connection
+    // The callbacks hold the stream's state, not the client: dropping the client stops its
+    // loop (deinit), which closes the connection.
+    let stream = Stream(received: self.received)
+    connection.onRead = { bytes in
+      do {
+        try stream.decoder.decode(bytes) { stream.received.yield(Array($0)) }
+      } catch {
+        stream.received.finish(throwing: error)
+        connection.close()
+      }
+    }
+    connection.onEOF = { connection.close() }
+    connection.onClose = { error in
+      if let error { stream.received.finish(throwing: error) } else { stream.received.finish() }
+    }
+  }
+
+  /// The read side's state, used only on the loop thread by the connection's callbacks.
+  private final class Stream {
+    var decoder = FrameDecoder(maxFrameSize: 1 << 24)
+    let received: AsyncThrowingStream<[UInt8], any Error>.Continuation
+    init(received: AsyncThrowingStream<[UInt8], any Error>.Continuation) {
+      self.received = received
+    }
+  }
+
+  deinit {
+    self.loop.shutdownGracefully()
+  }
+
+  private func openConnection() throws(SocketError) -> UnixConnection {
+    guard let connection = self.connection, connection.isOpen else {
+      throw SocketError(code: .disconnected, operation: "send")
+    }
+    return connection
+  }
+
+  /// Sends one frame per payload; they leave together.
+  func send(frames payloads: [[UInt8]]) throws(SocketError) {
+    try self.openConnection().withOutboundBuffer { out in
+      for payload in payloads { FrameEncoder.appendFrame(to: &out, bytes: payload) }
+    }
+  }
+
+  /// Sends one frame.
+  func send(_ payload: [UInt8]) throws(SocketError) { try self.send(frames: [payload]) }
+
+  /// Sends a protocol message as one frame.
+  func send(_ message: ClientMessage) throws(SocketError) {
+    try self.openConnection().withOutboundBuffer { message.encodeFrame(into: &$0) }
+  }
+
+  /// Appends raw bytes to the outbound buffer.
+  func withOutboundBuffer(_ body: (inout [UInt8]) -> Void) throws(SocketError) {
+    try self.openConnection().withOutboundBuffer(body)
+  }
+
+  /// The host's kernel-reported identity.
+  var peerCredentials: PeerCredentials? { self.connection?.peerCredentials }
+
+  /// Closes the connection.
+  func close() {
+    self.connection?.close()
+  }
 }
 
 /// A minimal host for tests: an actor whose executor is its own event loop, accepting

@@ -37,24 +37,36 @@ enum Binaries {
   static var available: Bool { Self.storehost != nil && Self.storeclient != nil }
 }
 
-/// Text read from a pipe as it arrives (drained continuously, so a process never blocks on a
-/// full pipe).
-final class PipeText: Sendable {
-  private let data = Mutex(Data())
-  let pipe = Pipe()
+/// What a child process writes to one of its outputs, captured in a temporary file.
+///
+/// A file rather than a pipe: the child never blocks on a full pipe, nothing has to drain it
+/// while the test runs, and tearing it down involves no dispatch source (clearing a pipe's
+/// `readabilityHandler` while its file descriptor is closed crashed libdispatch now and then).
+final class CapturedOutput: Sendable {
+  /// The file's write end, to give the child as its `standardOutput` or `standardError`.
+  let handle: FileHandle
+  private let path: String
 
   init() {
-    self.pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      let chunk = handle.availableData
-      self?.data.withLock { $0.append(chunk) }
-    }
+    var template = Array("/tmp/sc-out-XXXXXX".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    precondition(descriptor >= 0, "mkstemp failed: \(errno)")
+    self.path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    self.handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
   }
 
-  var text: String { self.data.withLock { String(decoding: $0, as: UTF8.self) } }
+  /// Everything written so far.
+  var text: String {
+    let data = FileManager.default.contents(atPath: self.path) ?? Data()
+    return String(decoding: data, as: UTF8.self)
+  }
 
-  var lines: [String] { self.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+  /// The complete lines written so far.
+  var lines: [String] {
+    self.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+  }
 
-  func close() { self.pipe.fileHandleForReading.readabilityHandler = nil }
+  deinit { _ = unlink(self.path) }
 }
 
 /// A short unique temporary directory (socket paths are limited to 107 bytes).
@@ -80,7 +92,7 @@ func waitUntil(
 final class HostProcess: Sendable {
   let socketPath: String
   private let process: Process
-  private let errors = PipeText()
+  private let errors = CapturedOutput()
 
   /// Starts `storehost --socket <path> --ephemeral` (tests never write outside temporary
   /// directories) and waits until it listens.
@@ -91,7 +103,7 @@ final class HostProcess: Sendable {
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = ["--socket", socketPath, "--ephemeral"]
     process.standardOutput = FileHandle.nullDevice
-    process.standardError = self.errors.pipe
+    process.standardError = self.errors.handle
     self.process = process
     try process.run()
     try await waitUntil("storehost listens on \(socketPath)") {
@@ -110,7 +122,6 @@ final class HostProcess: Sendable {
     guard self.process.isRunning else { return }
     kill(self.process.processIdentifier, SIGTERM)
     try await waitUntil("storehost exits") { !self.process.isRunning }
-    self.errors.close()
   }
 
   /// Kills the host on the spot (SIGKILL: no `bye`, the socket file is left behind).
@@ -118,7 +129,6 @@ final class HostProcess: Sendable {
     guard self.process.isRunning else { return }
     kill(self.process.processIdentifier, SIGKILL)
     try await waitUntil("storehost dies") { !self.process.isRunning }
-    self.errors.close()
   }
 
   deinit {
@@ -129,8 +139,8 @@ final class HostProcess: Sendable {
 /// A run of the real `storeclient` binary.
 final class ClientProcess: Sendable {
   private let process: Process
-  let output = PipeText()
-  let errors = PipeText()
+  let output = CapturedOutput()
+  let errors = CapturedOutput()
 
   /// Starts `storeclient arguments…`, with `input` (if any) written to its stdin and closed.
   init(_ arguments: [String], input: String? = nil, environment: [String: String]? = nil) throws {
@@ -139,8 +149,8 @@ final class ClientProcess: Sendable {
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
     if let environment { process.environment = environment }
-    process.standardOutput = self.output.pipe
-    process.standardError = self.errors.pipe
+    process.standardOutput = self.output.handle
+    process.standardError = self.errors.handle
     let stdin = Pipe()
     process.standardInput = input == nil ? FileHandle.nullDevice : stdin
     self.process = process
@@ -156,8 +166,6 @@ final class ClientProcess: Sendable {
   /// Waits for the process to exit and returns its status.
   func wait(timeout: Double = 60) async throws -> Int32 {
     try await waitUntil("storeclient exits", timeout: timeout) { !self.process.isRunning }
-    // Let the readability handlers take what is left in the pipes.
-    try await Task.sleep(for: .milliseconds(50))
     return self.process.terminationStatus
   }
 

@@ -109,11 +109,12 @@ final class DataDirectory: @unchecked Sendable {
 
 /// Why a data directory cannot be used, phrased for the person starting the host: what is
 /// wrong, where, and what to do.
+@usableFromInline
 struct DurabilityFailure: Error, Sendable, CustomStringConvertible {
   /// The message.
-  let message: String
+  @usableFromInline let message: String
 
   init(_ message: String) { self.message = message }
 
-  var description: String { self.message }
+  @usableFromInline var description: String { self.message }
 }

@@ -2,6 +2,7 @@
 // and directories goes through these wrappers, which retry on EINTR and capture errno at once.
 #if canImport(Glibc)
   import Glibc
+  import CSystemLinux
 #elseif canImport(Musl)
   import Musl
 #elseif canImport(Darwin)
@@ -300,7 +301,7 @@ enum FileSystem {
   static func allocate(_ fd: Int32, upTo length: Int, path: String) throws(FileError) -> Bool {
     #if os(Linux)
       while true {
-        if c_fallocate(fd, 0, 0, Int64(length)) == 0 { return true }
+        if fallocate(fd, 0, 0, off_t(length)) == 0 { return true }
         let code = errno
         if code == EINTR { continue }
         if code == EOPNOTSUPP || code == ENOSYS { return false }
@@ -368,12 +369,3 @@ enum FileSystem {
   }
 }
 
-#if os(Linux)
-  // fallocate(2) is declared in <fcntl.h> only with _GNU_SOURCE, which the Glibc module does
-  // not define: declared by symbol name (integers in, an `int` out: `int`, `int`, `off_t`,
-  // `off_t` — 64-bit on the 64-bit Linux targets Swift supports — passed alike by the Swift and
-  // C conventions).
-  @_silgen_name("fallocate") private func c_fallocate(
-    _ fd: Int32, _ mode: Int32, _ offset: Int64, _ length: Int64
-  ) -> Int32
-#endif

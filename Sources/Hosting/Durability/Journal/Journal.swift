@@ -30,10 +30,11 @@ import Wire
 /// call that could reach it again (the callbacks run after the journal's own updates) — so
 /// the dynamic exclusivity check, measured at a third of the journal's instructions per action,
 /// could never fire.
+@usableFromInline
 final class Journal: @unchecked Sendable {
   let policy: FsyncPolicy
   /// The revision the journal started after (the recovered revision).
-  let startRevision: Int64
+  @usableFromInline let startRevision: Int64
   private let loop: EventLoop
   private let log: HostLogger
   private let directory: String
@@ -45,7 +46,7 @@ final class Journal: @unchecked Sendable {
   @exclusivity(unchecked) private var pending = ByteWriter(reservingCapacity: 64 << 10)
   @exclusivity(unchecked) private var isWriteScheduled = false
   /// Set while the host reads a batch of requests: ``endBatch()`` decides when to write.
-  @exclusivity(unchecked) var isInBatch = false
+  @usableFromInline @exclusivity(unchecked) var isInBatch = false
   /// The loop iteration of the last batch, how many batches it has had, and how many the
   /// iteration before it had (see ``endBatch()``).
   @exclusivity(unchecked) private var batchIteration: UInt64 = 0
@@ -105,6 +106,7 @@ final class Journal: @unchecked Sendable {
 
   /// Takes the record of one reduced action (see ``JournalEncoder/append(revision:time:origin:scope:action:draws:to:)``):
   /// it is written once per loop iteration.
+  @usableFromInline
   func append(
     revision: Int64, time: Int64, origin: ReductionOrigin, scope: String?, action: JSON?,
     draws: [Draw]
@@ -137,6 +139,7 @@ final class Journal: @unchecked Sendable {
   /// acks then leave with it. With `write(2)`, too while the loop serves one batch per
   /// iteration (one client at a time); when several batches share iterations (many clients at
   /// once), the write is left to the next iteration's start, one `write(2)` for all of them.
+  @usableFromInline
   func endBatch() {
     if self.writer.appendsInMemory {
       self.writePending()

@@ -3,6 +3,7 @@ import Wire
 /// Turns a journaled action back into the root action it was: a client's through the scope it
 /// was sent to (the same lookup and decoding the live `send` made), an effect's or the host's
 /// by decoding the root action.
+@usableFromInline
 struct ActionResolver<Action>: Sendable {
   /// A client's action: the scope's name and the JSON sent to it. Throws a message.
   let client: @Sendable (_ scope: String, _ action: JSON) throws(ResolutionFailure) -> Action
@@ -10,8 +11,14 @@ struct ActionResolver<Action>: Sendable {
   let root: @Sendable (_ action: JSON) throws(ResolutionFailure) -> Action
 
   /// Why a journaled action does not resolve any more.
+  @usableFromInline
   struct ResolutionFailure: Error, CustomStringConvertible {
-    let description: String
+    @usableFromInline let description: String
+
+    @usableFromInline
+    init(description: String) {
+      self.description = description
+    }
   }
 }
 
@@ -50,6 +57,7 @@ extension ActionResolver {
 
 extension ActionResolver where Action: Decodable {
   /// Decodes root actions as JSON through the action's `Decodable` conformance.
+  @inlinable
   static func decodingRoot(_ json: JSON) throws(ResolutionFailure) -> Action {
     do {
       return try JSONValueDecoder().decode(Action.self, from: json)
