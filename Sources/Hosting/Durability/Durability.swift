@@ -68,7 +68,8 @@ final class Durability<State: Sendable, Action>: @unchecked Sendable {
       // The gate lives as long as this object, which owns the journal.
       gate.confirm(position)
     }
-    journal.onWritten = { [unowned(unsafe) self] in
+    journal.snapshotThreshold = policy.threshold(snapshotBytes: snapshotBytes)
+    journal.onSnapshotDue = { [unowned(unsafe) self] in
       // The journal is owned by this object, so it never calls back after it is gone.
       self.snapshotIfDue()
     }
@@ -116,6 +117,7 @@ final class Durability<State: Sendable, Action>: @unchecked Sendable {
     switch result {
     case .success(let written):
       self.lastSnapshotBytes = written.bytes
+      self.journal.snapshotThreshold = self.policy.threshold(snapshotBytes: written.bytes)
       self.lastSnapshotRevision = max(self.lastSnapshotRevision, written.revision)
       self.log(
         .info,

@@ -115,8 +115,11 @@ public struct SnapshotPolicy: Sendable, Equatable {
 
   /// Whether `journalBytes` written since a snapshot of `snapshotBytes` call for a new one.
   func isDue(journalBytes: Int64, snapshotBytes: Int64) -> Bool {
-    let threshold = max(
-      Int64(self.minimumJournalBytes), snapshotBytes * Int64(self.growthPercentage) / 100)
-    return journalBytes >= max(threshold, 1)
+    journalBytes >= self.threshold(snapshotBytes: snapshotBytes)
+  }
+
+  /// The journal bytes since a snapshot of `snapshotBytes` at which the next is due.
+  func threshold(snapshotBytes: Int64) -> Int64 {
+    max(Int64(self.minimumJournalBytes), snapshotBytes * Int64(self.growthPercentage) / 100, 1)
   }
 }

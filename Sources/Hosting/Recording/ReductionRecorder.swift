@@ -21,8 +21,12 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   /// Each sink's `didReduce`, wrapped where the sink's type is known, so that the call is
   /// direct and specialized rather than through an existential.
   @usableFromInline @exclusivity(unchecked) var sinks: [(Reduction<Action>) -> Void] = []
-  @usableFromInline @exclusivity(unchecked)
-  var expected: (origin: ReductionOrigin, scope: String?, action: JSON?)?
+  /// The origin announced for the next reduce (``expect(_:scope:action:)``); `.effect` when
+  /// none was. Three properties rather than an optional tuple: copying that went through the
+  /// runtime's generic tuple witnesses, twice per action.
+  @usableFromInline @exclusivity(unchecked) var expectedOrigin = ReductionOrigin.effect
+  @usableFromInline @exclusivity(unchecked) var expectedScope: String?
+  @usableFromInline @exclusivity(unchecked) var expectedAction: JSON?
   @usableFromInline let tape = DrawTape()
 
   @usableFromInline init() {}
@@ -45,12 +49,17 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   /// Announces the origin of the next action the store reduces.
   @usableFromInline
   func expect(_ origin: ReductionOrigin, scope: String? = nil, action: JSON? = nil) {
-    self.expected = (origin, scope, action)
+    self.expectedOrigin = origin
+    self.expectedScope = scope
+    self.expectedAction = action
   }
 
   /// Forgets an announced origin that no reduce consumed (the send was refused before it).
+  @inlinable
   func cancelExpectation() {
-    self.expected = nil
+    self.expectedOrigin = .effect
+    self.expectedScope = nil
+    self.expectedAction = nil
   }
 
   /// Runs one reduce (`body`), recording what it drew, then tells the sinks.
@@ -61,7 +70,7 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   @inlinable @inline(__always)
   func record<R>(_ action: Action, revision: () -> Int64, _ body: () -> R) -> R {
     guard !self.sinks.isEmpty else {
-      self.expected = nil
+      self.cancelExpectation()
       return body()
     }
     self.tape.reset()
@@ -69,11 +78,11 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
     let previous = ThreadLocalTape.install(self.tape)
     let result = body()
     ThreadLocalTape.restore(previous)
-    let expected = self.expected.take() ?? (.effect, nil, nil)
     let reduction = Reduction(
-      revision: revision(), time: WallClock.milliseconds(), origin: expected.origin,
-      scope: expected.scope, scopeAction: expected.action, action: action,
+      revision: revision(), time: WallClock.milliseconds(), origin: self.expectedOrigin,
+      scope: self.expectedScope, scopeAction: self.expectedAction, action: action,
       draws: self.tape.draws)
+    self.cancelExpectation()
     for sink in self.sinks { sink(reduction) }
     return result
   }

@@ -65,7 +65,9 @@ final class AckGate {
   /// The journal confirmed `position`: releases the sessions waiting for it.
   func confirm(_ position: UInt64) {
     self.confirmed = max(self.confirmed, position)
-    guard !self.parked.isEmpty, let output = self.output else { return }
+    // Nothing parked is the usual case (a mapped journal writes each batch before its flush).
+    guard !self.parked.isEmpty else { return }
+    guard let output = self.output else { return }
     swap(&self.parked, &self.releasing)
     for session in self.releasing {
       if session.journalPosition > position {

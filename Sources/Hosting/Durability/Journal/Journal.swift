@@ -73,8 +73,12 @@ final class Journal: @unchecked Sendable {
 
   /// Called with the new confirmed position: acknowledgements up to it may leave.
   @exclusivity(unchecked) var onConfirmed: ((UInt64) -> Void)?
-  /// Called after bytes were written (a snapshot may be due).
-  @exclusivity(unchecked) var onWritten: (() -> Void)?
+  /// Called after a write once ``snapshotThreshold`` bytes were written since the last
+  /// snapshot (or an action could not be encoded): a snapshot is due.
+  @exclusivity(unchecked) var onSnapshotDue: (() -> Void)?
+  /// Journal bytes since the last snapshot at which the next one is due (set by the host from
+  /// its snapshot policy and the last snapshot's size).
+  @exclusivity(unchecked) var snapshotThreshold: Int64 = .max
 
   init(
     directory: String, startingAfter revision: Int64, policy: FsyncPolicy, loop: EventLoop,
@@ -197,7 +201,9 @@ final class Journal: @unchecked Sendable {
     } else {
       self.confirm(self.written)
     }
-    self.onWritten?()
+    if self.bytesSinceSnapshot >= self.snapshotThreshold || self.needsSnapshot {
+      self.onSnapshotDue?()
+    }
   }
 
   // MARK: - Flushing
