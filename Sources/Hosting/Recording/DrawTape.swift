@@ -50,9 +50,10 @@ final class DrawTape {
   /// Empties a recording tape for the next reduce, keeping its capacity.
   @usableFromInline
   func reset() {
-    self.draws.removeAll(keepingCapacity: true)
+    // Most reduces draw nothing: then there is nothing to empty.
+    if !self.draws.isEmpty { self.draws.removeAll(keepingCapacity: true) }
     self.cursor = 0
-    self.divergence = nil
+    if self.divergence != nil { self.divergence = nil }
   }
 
   /// Whether a replaying tape was used up exactly.

@@ -21,6 +21,14 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   /// Each sink's `didReduce`, wrapped where the sink's type is known, so that the call is
   /// direct and specialized rather than through an existential.
   @usableFromInline @exclusivity(unchecked) var sinks: [(Reduction<Action>) -> Void] = []
+  /// The history's records and their actions, appended directly (see ``RecordLog``).
+  @exclusivity(unchecked) private var log: RecordLog?
+  /// Whether ``log`` is set.
+  @usableFromInline @exclusivity(unchecked) var hasHistory = false
+  @exclusivity(unchecked) private var actions: ActionStore<Action>?
+  /// Whether there is a sink or a log (a stored `Bool`: cheaper to test on every reduce than
+  /// either collection).
+  @usableFromInline @exclusivity(unchecked) var isActive = false
   /// The origin announced for the next reduce (``expect(_:scope:action:)``); `.effect` when
   /// none was. Three properties rather than an optional tuple: copying that went through the
   /// runtime's generic tuple witnesses, twice per action.
@@ -32,11 +40,21 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   @usableFromInline init() {}
 
   /// Whether anything listens (when nothing does, reduces are not recorded at all).
-  var isRecording: Bool { !self.sinks.isEmpty }
+  var isRecording: Bool { self.isActive }
 
   /// Adds a sink; called while the host starts, before it reduces anything.
   func add(_ sink: some ReductionSink<Action>) {
     self.sinks.append { sink.didReduce($0) }
+    self.isActive = true
+  }
+
+  /// Appends every reduced action to `log` and `actions` (the history's records); called
+  /// while the host starts, before it reduces anything.
+  func record(into log: RecordLog, actions: ActionStore<Action>) {
+    self.log = log
+    self.actions = actions
+    self.hasHistory = true
+    self.isActive = true
   }
 
   /// Adds a sink as a closure (written where the app's types are known, it is specialized for
@@ -44,6 +62,7 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   @usableFromInline
   func add(_ sink: @escaping (Reduction<Action>) -> Void) {
     self.sinks.append(sink)
+    self.isActive = true
   }
 
   /// Announces the origin of the next action the store reduces.
@@ -69,7 +88,7 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   /// and its copies cost a third of what recording an action does).
   @inlinable @inline(__always)
   func record<R>(_ action: Action, revision: () -> Int64, _ body: () -> R) -> R {
-    guard !self.sinks.isEmpty else {
+    guard self.isActive else {
       self.cancelExpectation()
       return body()
     }
@@ -83,7 +102,20 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
       scope: self.expectedScope, scopeAction: self.expectedAction, action: action,
       draws: self.tape.draws)
     self.cancelExpectation()
+    if self.hasHistory { self.appendToHistory(reduction) }
     for sink in self.sinks { sink(reduction) }
     return result
+  }
+
+  /// Appends a reduced action to the history's records (out of line: the history's types are
+  /// internal to this module).
+  @usableFromInline
+  func appendToHistory(_ reduction: Reduction<Action>) {
+    guard let log = self.log, let actions = self.actions else { return }
+    actions.append(reduction.action)
+    log.append(
+      HistoryRecord(
+        revision: reduction.revision, time: reduction.time, origin: reduction.origin,
+        scope: reduction.scope, scopeAction: reduction.scopeAction, draws: reduction.draws))
   }
 }

@@ -23,7 +23,9 @@ import Wire
 /// in arrival order per connection. The parts the core routes to are plain values and
 /// classes confined to the loop with it.
 @usableFromInline
-final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
+final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistoryScheduler,
+  PastStateReceiver
+{
   @usableFromInline nonisolated let loop: EventLoop
   @usableFromInline nonisolated var unownedExecutor: UnownedSerialExecutor {
     loop.asUnownedSerialExecutor()
@@ -44,6 +46,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   @usableFromInline let router: RequestRouter<State, Action>
   /// The journal, snapshots and acknowledgement gate of a durable host (`nil` in memory).
   @usableFromInline nonisolated let durability: Durability<State, Action>?
+  /// The history (PROTOCOL.md §8); `nil` when the host keeps none (`historyLimit` 0).
+  let history: HistoryService<State, Action>?
 
   @usableFromInline var sessions: [Int: Session<State, Action>] = [:]
   /// Subscriptions over all sessions: with none, reduced actions schedule no sync.
@@ -64,7 +68,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     scopes: ScopeRegistry<State, Action>,
     configuration: HostConfiguration,
     appName: String,
-    durability: Durability<State, Action>? = nil
+    durability: Durability<State, Action>? = nil,
+    history parts: HistoryParts<State, Action>? = nil
   ) {
     let store = LoopStore(store: store, loop: loop, recorder: recorder)
     let log = HostLogger(level: configuration.logLevel)
@@ -77,6 +82,17 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     let pushes = PushEngine(
       store: store, revision: revision, output: output, statistics: statistics, log: log,
       configuration: configuration)
+    var history: HistoryService<State, Action>?
+    if let historyLog = parts?.log, let pastStates = parts?.builder {
+      let tails = TailPump(
+        source: historyLog, output: output, maxFrameSize: configuration.maxFrameSize)
+      pushes.tails = tails
+      history = HistoryService(
+        store: store, source: historyLog, log: historyLog, builder: pastStates, tails: tails,
+        registry: scopes, revision: revision, configuration: configuration, output: output,
+        pushes: pushes, hostLog: log)
+    }
+    self.history = history
     self.loop = loop
     self.store = store
     self.revision = revision
@@ -97,7 +113,9 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       intake: ActionIntake(
         store: store, registry: scopes, revision: revision, statistics: statistics,
         output: output, gate: durability?.gate),
-      features: durability == nil ? [] : ["durable"])
+      history: history,
+      features: (durability == nil ? [] : ["durable"])
+        + (history == nil ? [] : [HistoryService<State, Action>.feature]))
     durability?.currentState = { [store, revision] in (store.state, revision.value) }
     durability?.gate.output = output
   }
@@ -140,6 +158,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       .info,
       "disconnect session=\(session.id) subscriptions=\(session.subscriptions.count) (\(reason))")
     session.subscriptions.removeAll()
+    history?.sessionDidClose(session)
     // Its unfinished frame and its largest write (the channel's buffer) are freed with it.
     reclaimer.noteRelease(budget.release(session) + session.largestWrite)
   }
@@ -152,9 +171,37 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     session.bytesReceived += Int64(bytes.count)
     session.decoder.append(bytes)
     let revisionBefore = revision.value
+    handleFrames(session)
+    endBatch(session, revisionBefore: revisionBefore)
+  }
+
+  /// After a batch of frames was handled: ends the journal's batch (its records are written
+  /// before the batch's replies leave), accounts the bytes still buffered, answers the batch,
+  /// closes the largest holders of unfinished frames if the budget is overdrawn, and schedules
+  /// the pushes of the revisions reduced.
+  @inlinable
+  func endBatch(_ session: Session<State, Action>, revisionBefore: Int64) {
+    if let durability {
+      durability.journal.isInBatch = false
+      if revision.value != revisionBefore { durability.journal.endBatch() }
+    }
+    let finished = budget.account(session)
+    if finished >= 1 << 20 { reclaimer.noteRelease(finished) }
+    finishBatch(session)
+    if budget.isOverdrawn { closeLargestHolders() }
+    if revision.value != revisionBefore { scheduleSync() }
+  }
+
+  /// Handles the complete frames buffered for `session`, in order — until one of them must be
+  /// answered before the next is read (a `get` with `at` being rebuilt off the loop). The
+  /// journal holds the records of the actions they send until ``endBatch(_:revisionBefore:)``.
+  @inlinable
+  func handleFrames(_ session: Session<State, Action>) {
     durability?.journal.isInBatch = true
     do {
-      while session.phase != .closing, let frame = try session.decoder.nextFrame() {
+      while session.phase != .closing, !session.isAwaitingPastState,
+        let frame = try session.decoder.nextFrame()
+      {
         router.handle(frame: frame, from: session)
       }
     } catch {
@@ -169,15 +216,6 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
           "a frame announces \(length) bytes; this host accepts at most \(limit)")
       }
     }
-    if let durability {
-      durability.journal.isInBatch = false
-      if revision.value != revisionBefore { durability.journal.endBatch() }
-    }
-    let finished = budget.account(session)
-    if finished >= 1 << 20 { reclaimer.noteRelease(finished) }
-    finishBatch(session)
-    if budget.isOverdrawn { closeLargestHolders() }
-    if revision.value != revisionBefore { scheduleSync() }
   }
 
   /// Closes the connections holding the most unfinished frames until the clients' buffered
@@ -204,6 +242,10 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       pushes.syncPushes(session)
       output.flush(session)
     }
+    if session.needsTailPump {
+      pushes.tails?.pump(session, beforeReplies: false)
+      output.flush(session)
+    }
     output.updateBackpressure(session)
   }
 
@@ -212,7 +254,13 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   @inlinable
   func finishBatch(_ session: Session<State, Action>) {
     if session.phase != .closing || !session.heldReplies.isEmpty {
-      if session.phase == .open { pushes.syncPushes(session) }
+      if session.phase == .open {
+        pushes.syncPushes(session)
+        // Only with tails open: reaching the tail pump costs metadata lookups in generic code.
+        if session.hasTails {
+          pushes.pumpTails(session, beforeReplies: !session.heldReplies.isEmpty)
+        }
+      }
       output.appendHeldReplies(session)
     }
     output.flush(session)

@@ -135,10 +135,17 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
       reducer: { HostReducer(base: reducer(), counter: counter, recorder: recorder) },
       withDependencies: { $0 = storeDependencies },
       executor: loop)
+    // The history: every reduced action is recorded, and past states are rebuilt by replaying
+    // records with the same reducer and dependencies, on a thread of their own.
+    let history = HistoryParts.make(
+      configuration: configuration, initialState: state, revision: counter.value,
+      loop: loop, recorder: recorder, reducer: reducer, dependencies: storeDependencies)
     let core = HostCore(
       loop: loop, store: store, revision: counter, recorder: recorder,
-      scopes: registry, configuration: configuration, appName: app, durability: durability)
+      scopes: registry, configuration: configuration, appName: app, durability: durability,
+      history: history)
     counter.setObserver(core)
+    await core.connectHistory()
     do {
       try await core.startListening()
     } catch {
