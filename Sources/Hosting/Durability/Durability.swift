@@ -42,6 +42,9 @@ final class Durability<State: Sendable, Action>: @unchecked Sendable {
   @exclusivity(unchecked) private var lastSnapshotRevision: Int64
   @exclusivity(unchecked) private var isSnapshotting = false
   @exclusivity(unchecked) private var isFinished = false
+  /// Called on the loop after a snapshot was written and older files pruned (the history
+  /// reads what the directory keeps again).
+  var onSnapshot: (() -> Void)?
   /// The root state and its revision now (set by the host before it reduces anything).
   @exclusivity(unchecked) var currentState: (() -> (state: State, revision: Int64))?
 
@@ -119,6 +122,7 @@ final class Durability<State: Sendable, Action>: @unchecked Sendable {
       self.lastSnapshotBytes = written.bytes
       self.journal.snapshotThreshold = self.policy.threshold(snapshotBytes: written.bytes)
       self.lastSnapshotRevision = max(self.lastSnapshotRevision, written.revision)
+      self.onSnapshot?()
       self.log(
         .info,
         "snapshot of revision \(written.revision) written (\(written.bytes) bytes, "

@@ -87,8 +87,16 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
       let tails = TailPump(
         source: historyLog, output: output, maxFrameSize: configuration.maxFrameSize)
       pushes.tails = tails
+      // A durable host's history reaches back to its oldest snapshot on disk; tails read
+      // memory's entries (their backfill from disk is the service's).
+      var source: any HistorySource<State, Action> = historyLog
+      if let durability {
+        let journalHistory = JournalHistory(memory: historyLog, pastStates: durability.pastStates)
+        durability.onSnapshot = { journalHistory.snapshotsDidChange() }
+        source = journalHistory
+      }
       history = HistoryService(
-        store: store, source: historyLog, log: historyLog, builder: pastStates, tails: tails,
+        store: store, source: source, log: historyLog, builder: pastStates, tails: tails,
         registry: scopes, revision: revision, configuration: configuration, output: output,
         pushes: pushes, hostLog: log)
     }

@@ -54,8 +54,15 @@ final class Session<State, Action> {
   /// the order of requests.
   var pendingPastState: PendingPastState<State, Action>?
 
-  /// Whether a `get` with `at` of this connection is being answered.
-  @usableFromInline var isAwaitingPastState: Bool { self.pendingPastState != nil }
+  /// A `history` request, or a tail's backfill, whose entries are being read from disk (a
+  /// durable host's journal): the connection's later requests wait, as for a past state.
+  var pendingHistoryRead: PendingHistoryRead?
+
+  /// Whether a `get` with `at` of this connection, or a read of its history from disk, is
+  /// being answered.
+  @usableFromInline var isAwaitingPastState: Bool {
+    self.pendingPastState != nil || self.pendingHistoryRead != nil
+  }
 
   /// Frames ready to be written, in order.
   @exclusivity(unchecked) @usableFromInline var output: [UInt8] = []
