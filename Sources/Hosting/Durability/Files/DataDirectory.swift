@@ -36,12 +36,12 @@ final class DataDirectory: @unchecked Sendable {
       do {
         try FileSystem.move(path, to: destination)
       } catch {
-        FileSystem.closeFile(old)
+        FileSystem.unlockAndClose(old)
         throw DurabilityFailure(
           "cannot move \(path) aside for --reset: \(error); move or remove it yourself, then "
             + "start again without --reset")
       }
-      FileSystem.closeFile(old)
+      FileSystem.unlockAndClose(old)
       movedAside = destination
     }
     self.movedAside = movedAside
@@ -61,7 +61,7 @@ final class DataDirectory: @unchecked Sendable {
 
   /// Releases the lock (when the host has stopped writing).
   func unlock() {
-    FileSystem.closeFile(self.lockFD)
+    FileSystem.unlockAndClose(self.lockFD)
   }
 
   /// The path of a file in the directory.

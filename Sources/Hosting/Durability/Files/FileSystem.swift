@@ -276,6 +276,15 @@ enum FileSystem {
     }
   }
 
+  /// Releases a lock taken by ``tryLock(_:path:)`` and closes its descriptor. Released
+  /// explicitly, not by the close alone: a child forked by another thread of this process
+  /// shares the lock's open file until it execs (the descriptor is close-on-exec), and would
+  /// hold the lock that long after a plain close.
+  static func unlockAndClose(_ fd: Int32) {
+    while flock(fd, LOCK_UN) != 0 && errno == EINTR {}
+    self.closeFile(fd)
+  }
+
   /// Replaces the file's contents with `bytes` (at offset 0) without closing it.
   static func overwrite(_ fd: Int32, with bytes: [UInt8], path: String) throws(FileError) {
     try self.truncate(fd, to: 0, path: path)
