@@ -7,6 +7,7 @@
 #   CLIENT=PATH   the storeclient to drive the load (default: .build/release/storeclient)
 #   DURABLE=MODE  run the hosts on a data directory with --fsync MODE (everysec, always, no)
 #                 instead of --ephemeral
+#   HOST_ARGS="…" more storehost options (e.g. HOST_ARGS="--history 0": the host without history)
 #
 # Loads: 16 clients with one action in flight (8,000 actions), 16 clients pipelining 16
 # (32,000 actions), and one sender fanned out to 50 watchers (1,000 actions). Each host runs
@@ -61,7 +62,8 @@ measure() {
     storage=(--ephemeral)
   fi
   LD_PRELOAD="$work/shim.so" valgrind --tool=callgrind --callgrind-out-file="$dir/cg.out" \
-    "$bin" --socket "$dir/h.sock" "${storage[@]}" --log-level warning > "$dir/host.log" 2>&1 &
+    "$bin" --socket "$dir/h.sock" "${storage[@]}" ${HOST_ARGS:-} --log-level warning \
+    > "$dir/host.log" 2>&1 &
   local host=$!
   for _ in $(seq 1 300); do [[ -S "$dir/h.sock" ]] && break; sleep 0.2; done
   "$CLIENT" bench --socket "$dir/h.sock" --clients 2 --actions 300 > /dev/null 2>&1  # warm-up
