@@ -36,35 +36,31 @@ enum StorehostCommand {
         "history", value: "n",
         help: "Recent actions kept in memory for history, tail and get --at; 0 turns history off.",
         default: "100000"),
-      .option(
-        "max-connections", value: "n", help: "Most clients served at once.", default: "1024",
-        hiddenFromUsage: true),
-      .option(
-        "max-subscriptions", value: "n", help: "Most subscriptions per connection.", default: "256",
-        hiddenFromUsage: true),
+      .option("max-connections", value: "n", help: "Most clients served at once.", default: "1024"),
+      .option("max-subscriptions", value: "n", help: "Most subscriptions per connection.", default: "256"),
       .option(
         "hello-timeout", value: "seconds", help: "Time a new connection has to say hello.",
-        default: "10", hiddenFromUsage: true),
+        default: "10"),
       .option(
         "max-buffered", value: "bytes",
         help: "Bytes of unfinished frames held from all clients; over it, those holding the most are closed (overloaded).",
-        default: "268435456", hiddenFromUsage: true),
+        default: "268435456"),
       .option(
         "frame-timeout", value: "seconds",
         help: "Time an unfinished frame may wait for its next byte before it is dropped.",
-        default: "30", hiddenFromUsage: true),
+        default: "30"),
       .option(
         "costly-push-wait", value: "factor",
         help: "After a push that took over 0.5 ms, wait this many times its cost before the scope's next.",
-        default: "4", hiddenFromUsage: true),
+        default: "4"),
       .option(
         "snapshot-min-size", value: "bytes", help: "Journal bytes since the last snapshot below which none is taken.",
-        default: "67108864", hiddenFromUsage: true),
+        default: "67108864"),
       .option(
         "snapshot-growth", value: "percent",
         help: "Journal growth since the last snapshot, in percent of its size, that triggers the next.",
-        default: "100", hiddenFromUsage: true),
-      .flag("allow-other-users", help: "Accept connections from processes of other users.", hiddenFromUsage: true),
+        default: "100"),
+      .flag("allow-other-users", help: "Accept connections from processes of other users."),
       .flag("version", help: "Show the version.", hiddenFromUsage: true),
     ])
 
