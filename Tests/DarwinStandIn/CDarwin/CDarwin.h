@@ -141,6 +141,13 @@ ssize_t send(int fd, const void *buffer, size_t count, int flags);
 int getsockopt(
   int fd, int level, int name, void *__restrict value, socklen_t *__restrict length);
 int setsockopt(int fd, int level, int name, const void *value, socklen_t length);
+#define SHUT_WR 1
+int shutdown(int fd, int how);
+
+// sys/signal.h: SIG_IGN is `(void (*)(int))1`, which the Swift overlay declares.
+#define SIGPIPE 13
+typedef void (*sig_t)(int);
+sig_t signal(int number, sig_t handler);
 
 // sys/un.h
 struct sockaddr_un {
@@ -149,7 +156,17 @@ struct sockaddr_un {
   char sun_path[104];
 };
 #define SOL_LOCAL 0
+#define LOCAL_PEERCRED 0x001
 #define LOCAL_PEERPID 0x002
+
+// sys/ucred.h
+#define XUCRED_VERSION 0
+struct xucred {
+  unsigned int cr_version;
+  uid_t cr_uid;
+  short cr_ngroups;
+  gid_t cr_groups[16];
+};
 
 // sys/stat.h (64-bit inodes). S_IFMT and S_IFSOCK: the Swift overlay redeclares them as mode_t.
 struct stat {
