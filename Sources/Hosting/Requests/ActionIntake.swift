@@ -21,6 +21,7 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
   /// Handles `send{id, scope, action}`: reduces the action and acknowledges it, or answers
   /// the error that stopped it (nothing is reduced then).
   func send(_ session: Session<State, Action>, id: Int64?, scope name: String, action json: JSON) {
+    guard self.maySend(session, id: id) else { return }
     guard let bound = self.target(session, id: id, scope: name) else { return }
     // No copy of the root state is held across the reduce (it would make the reduce copy the
     // state it mutates: a whole collection per element action).
@@ -101,7 +102,7 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
       action,
       origin: .client(
         session: session.id, client: session.clientName, pid: session.processID,
-        uid: session.userID),
+        uid: session.userID, role: session.role),
       scope: scope, json: json)
     self.statistics.actionsFromClients += 1
   }

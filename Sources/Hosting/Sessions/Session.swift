@@ -21,6 +21,9 @@ final class Session<State, Action> {
   let channel: any ClientChannel
   let processID: Int32
   let userID: UInt32
+  /// What the connection may do, as the access policy decided when it was accepted
+  /// (read-only until then: a session that was never admitted cannot send).
+  var role = AccessRole.readOnly
   @exclusivity(unchecked) var phase = Phase.awaitingHello
   /// When the connection was accepted (monotonic seconds), for the hello timeout.
   let acceptedAt = Platform.monotonicSeconds()
