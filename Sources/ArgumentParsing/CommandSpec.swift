@@ -57,7 +57,7 @@ public struct CommandSpec: Sendable {
       let wrapped = Self.wrap(right, width: 80 - 26, indent: 0).joined(separator: "\n" + column)
       let padded =
         left.count < 24
-        ? left + String(repeating: " ", count: 24 - left.count) : left + "\n" + column.dropFirst(2)
+        ? left + String(repeating: " ", count: 24 - left.count) : left + "\n" + column
       return "  " + padded + wrapped
     }
     if !arguments.isEmpty {

@@ -15,6 +15,8 @@ actor BenchRun {
   nonisolated var unownedExecutor: UnownedSerialExecutor { self.loop.asUnownedSerialExecutor() }
 
   let options: BenchOptions
+  /// How every connection reaches the host (a local socket, or `ssh`).
+  private let transport: any HostTransport
   private let action: PreparedSend
   private let perClientRate: Double?
   private var senders: [Sender] = []
@@ -90,8 +92,9 @@ actor BenchRun {
     var errors: Int
   }
 
-  init(options: BenchOptions, loop: EventLoop) {
+  init(options: BenchOptions, transport: any HostTransport, loop: EventLoop) {
     self.options = options
+    self.transport = transport
     self.loop = loop
     self.action = PreparedSend(scope: options.scope, action: options.action)
     self.perClientRate = options.rate.map { $0 / Double(options.clients) }
@@ -102,7 +105,7 @@ actor BenchRun {
   /// Opens every connection and waits until senders are welcomed and watchers subscribed.
   func connect() async throws(RemoteError) {
     let client = "storeclient-bench/\(StoreClient.version)"
-    let transport = UnixSocketTransport(path: self.options.socketPath)
+    let transport = self.transport
     do throws(RemoteError) {
       for _ in 0..<self.options.clients {
         let connection = try HostConnection.open(via: transport, client: client, loop: self.loop)
