@@ -53,7 +53,12 @@ let package = Package(
       dependencies: [.target(name: "CSystemLinux", condition: .when(platforms: [.linux]))],
       swiftSettings: crossModule,
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
-    .target(name: "Hosting", dependencies: ["Architecture", "Wire"], swiftSettings: crossModule),
+    .target(
+      name: "Hosting",
+      dependencies: [
+        "Architecture", "Wire", .target(name: "CSystemLinux", condition: .when(platforms: [.linux])),
+      ],
+      swiftSettings: crossModule),
     .target(name: "ArgumentParsing"),
     .target(name: "Remote", dependencies: ["Architecture", "Wire"]),
     .executableTarget(name: "storehost", dependencies: ["Hosting", "Wire", "Examples", "ArgumentParsing"]),

@@ -36,6 +36,14 @@ enum StorehostCommand {
         "hello-timeout", value: "seconds", help: "Time a new connection has to say hello.",
         default: "10", hiddenFromUsage: true),
       .option(
+        "max-buffered", value: "bytes",
+        help: "Bytes of unfinished frames held from all clients; over it, those holding the most are closed (overloaded).",
+        default: "268435456", hiddenFromUsage: true),
+      .option(
+        "frame-timeout", value: "seconds",
+        help: "Time an unfinished frame may wait for its next byte before it is dropped.",
+        default: "30", hiddenFromUsage: true),
+      .option(
         "costly-push-wait", value: "factor",
         help: "After a push that took over 0.5 ms, wait this many times its cost before the scope's next.",
         default: "4", hiddenFromUsage: true),
@@ -78,6 +86,19 @@ enum StorehostCommand {
     }
     if let seconds = try parsed.integer("hello-timeout", in: 1...3600) {
       configuration.helloTimeout = Double(seconds)
+    }
+    if let bytes = try parsed.integer("max-buffered", in: 64...(1 << 40)) {
+      guard bytes >= configuration.maxFrameSize else {
+        throw UsageError(
+          "The value '\(bytes)' is invalid for '--max-buffered': it must be at least the largest frame, "
+            + "\(configuration.maxFrameSize) bytes (--max-frame), or no such frame could arrive")
+      }
+      configuration.maxBufferedBytes = bytes
+    } else if configuration.maxFrameSize > configuration.maxBufferedBytes {
+      configuration.maxBufferedBytes = configuration.maxFrameSize
+    }
+    if let seconds = try parsed.integer("frame-timeout", in: 1...86400) {
+      configuration.frameTimeout = Double(seconds)
     }
     if let factor = try parsed.integer("costly-push-wait", in: 0...100_000) {
       configuration.costlyPushWaitFactor = Double(factor)

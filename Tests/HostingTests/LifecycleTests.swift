@@ -85,11 +85,30 @@ struct LifecycleTests {
   }
 
   @Test func usageErrorsExit64WithoutStarting() throws {
-    for arguments in [["--max-frame", "tiny"], ["--log-level", "loud"], ["--bogus"], ["--app", "nope"]] {
+    for arguments in [
+      ["--max-frame", "tiny"], ["--log-level", "loud"], ["--bogus"], ["--app", "nope"],
+      ["--max-buffered", "1000"], ["--max-frame", "4096", "--max-buffered", "4095"],
+      ["--frame-timeout", "0"], ["--frame-timeout", "soon"],
+    ] {
       let host = try HostProcess(arguments: arguments, waitForListening: false)
       #expect(host.stop(signal: 0) == 64, "arguments \(arguments)")
       #expect(host.stderr.hasPrefix("Error: "), "arguments \(arguments): \(host.stderr)")
       #expect(host.stderr.contains("Usage: storehost"))
+    }
+  }
+
+  @Test func memoryLimitsAreCheckedBeforeStarting() throws {
+    let cases: [([String], String)] = [
+      (
+        ["--max-frame", "4096", "--max-buffered", "4095"],
+        "Error: The value '4095' is invalid for '--max-buffered': it must be at least the largest frame, 4096 bytes"
+      ),
+      (["--frame-timeout", "0"], "Error: The value '0' is invalid for '--frame-timeout': expected an integer from 1 to 86400"),
+    ]
+    for (arguments, message) in cases {
+      let host = try HostProcess(arguments: arguments, waitForListening: false)
+      #expect(host.stop(signal: 0) == 64, "arguments \(arguments)")
+      #expect(host.stderr.hasPrefix(message), "arguments \(arguments): \(host.stderr)")
     }
   }
 

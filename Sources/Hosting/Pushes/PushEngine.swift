@@ -13,7 +13,7 @@ import Wire
 final class PushEngine<State: Sendable, Action: Sendable> {
   let store: LoopStore<State, Action>
   let revision: RevisionCounter
-  let output: SessionOutput<State, Action>
+  let output: SessionOutput
   let statistics: HostStatistics
   let log: HostLogger
   /// The most bytes one frame may have.
@@ -21,6 +21,10 @@ final class PushEngine<State: Sendable, Action: Sendable> {
   /// How many times a costly push's duration its scope waits before the next push.
   let costlyPushWaitFactor: Double
 
+  /// The latest JSON made of each scope, with the revision it is of. Every subscription sent a
+  /// scope's state at that revision holds this one value, so the subscribers of a scope share
+  /// its JSON instead of holding a copy each (see ``sharedJSON(of:scope:)``).
+  private var versions: [String: ScopeVersion] = [:]
   /// The revision the last ``syncAll(_:force:)`` brought everyone to.
   private var syncedRevision: Int64 = 0
   /// Per scope name: when an expensive scope may be pushed again (see `sync`).
@@ -30,7 +34,7 @@ final class PushEngine<State: Sendable, Action: Sendable> {
 
   init(
     store: LoopStore<State, Action>, revision: RevisionCounter,
-    output: SessionOutput<State, Action>, statistics: HostStatistics, log: HostLogger,
+    output: SessionOutput, statistics: HostStatistics, log: HostLogger,
     configuration: HostConfiguration
   ) {
     self.store = store
@@ -40,6 +44,40 @@ final class PushEngine<State: Sendable, Action: Sendable> {
     self.log = log
     self.maxFrameSize = configuration.maxFrameSize
     self.costlyPushWaitFactor = configuration.costlyPushWaitFactor
+  }
+
+  /// A scope's JSON at a revision.
+  private struct ScopeVersion {
+    let revision: Int64
+    let json: JSON
+  }
+
+  // MARK: - Shared versions
+
+  /// The JSON of `state`, the state of scope `name` now: the one already made at this
+  /// revision, for a snapshot or a push, when there is one.
+  ///
+  /// - Throws: What encoding the state throws.
+  func sharedJSON(of state: any ScopeState, scope name: String) throws -> JSON {
+    let current = self.revision.value
+    if let version = self.versions[name], version.revision == current { return version.json }
+    let json = try state.json()
+    self.versions[name] = ScopeVersion(revision: current, json: json)
+    return json
+  }
+
+  /// Forgets the versions no later subscriber can share (run once a second): those older than
+  /// the current revision, and those of scopes nobody watches any more. A version still in use
+  /// is held by its subscriptions; one nobody holds is freed.
+  func dropStaleVersions(_ sessions: [Int: Session<State, Action>].Values) {
+    guard !self.versions.isEmpty else { return }
+    let current = self.revision.value
+    self.versions = self.versions.filter { name, version in
+      version.revision == current
+        && sessions.contains { session in
+          session.orderedSubscriptions.contains { $0.scopeName == name }
+        }
+    }
   }
 
   // MARK: - Syncing everyone
@@ -103,10 +141,7 @@ final class PushEngine<State: Sendable, Action: Sendable> {
   /// Sends owed pushes, then the replies that waited for them.
   func releaseHeldReplies(_ session: Session<State, Action>) {
     self.syncPushes(session)
-    if !session.heldReplies.isEmpty {
-      session.output.append(contentsOf: session.heldReplies)
-      session.heldReplies.removeAll(keepingCapacity: true)
-    }
+    self.output.appendHeldReplies(session)
   }
 
   /// Appends a patch (or `unsubscribed`) for every subscription of `session` whose state
@@ -190,7 +225,7 @@ final class PushEngine<State: Sendable, Action: Sendable> {
       if let encoded = scope.json {
         json = encoded
       } else {
-        guard let encoded = try? state.json() else { return }
+        guard let encoded = try? self.sharedJSON(of: state, scope: sub.scopeName) else { return }
         json = encoded
         scope.json = encoded
       }

@@ -16,13 +16,23 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
   let registry: ScopeRegistry<State, Action>
   let revision: RevisionCounter
   let statistics: HostStatistics
-  let output: SessionOutput<State, Action>
+  let output: SessionOutput
 
   /// Handles `send{id, scope, action}`: reduces the action and acknowledges it, or answers
   /// the error that stopped it (nothing is reduced then).
+  ///
+  /// The hot path (a client repeating a send to the same scope) stays in this one function:
+  /// the lookup and the decoding are taken from the session's send cache, and only a miss
+  /// calls out to ``target(_:id:scope:)`` or ``decode(_:for:session:id:)``.
   func send(_ session: Session<State, Action>, id: Int64?, scope name: String, action json: JSON) {
     guard self.maySend(session, id: id) else { return }
-    guard let bound = self.target(session, id: id, scope: name) else { return }
+    let bound: BoundScope<State, Action>
+    if let cache = session.sendCache, cache.name == name {
+      bound = cache.bound
+    } else {
+      guard let found = self.target(session, id: id, scope: name) else { return }
+      bound = found
+    }
     // No copy of the root state is held across the reduce (it would make the reduce copy the
     // state it mutates: a whole collection per element action).
     if let exists = bound.exists, !exists(self.store.state) {
@@ -31,16 +41,22 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
         .error(id: id, code: .scopeUnavailable, message: "'\(name)' does not exist right now"))
       return
     }
-    guard let action = self.decode(json, for: bound, session: session, id: id) else { return }
+    let action: Action
+    if let cached = session.sendCache?.action, session.sendCache?.actionJSON == json {
+      action = cached
+    } else {
+      guard let decoded = self.decode(json, for: bound, session: session, id: id) else { return }
+      action = decoded
+    }
     self.reduce(action, from: session, scope: name, json: json)
     self.acknowledge(session, id: id)
   }
 
-  /// The writable scope `name` names, from the session's send cache when it names the same.
+  /// The writable scope `name` names, remembered in the session's send cache; `nil` once the
+  /// error is answered.
   private func target(
     _ session: Session<State, Action>, id: Int64?, scope name: String
   ) -> BoundScope<State, Action>? {
-    if let cache = session.sendCache, cache.name == name { return cache.bound }
     switch self.registry.lookup(name) {
     case .host:
       self.output.reply(session, .error(id: id, code: .forbidden, message: "'_host' is read-only"))
@@ -73,14 +89,12 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
     return nil
   }
 
-  /// The root action for `json`, from the send cache when the session repeats its last one.
+  /// The root action for `json`, remembered in the session's send cache; `nil` once the
+  /// error is answered.
   private func decode(
     _ json: JSON, for bound: BoundScope<State, Action>, session: Session<State, Action>,
     id: Int64?
   ) -> Action? {
-    if let cached = session.sendCache?.action, session.sendCache?.actionJSON == json {
-      return cached
-    }
     let action: Action
     do {
       action = try bound.embed!(json)
@@ -95,6 +109,7 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
   }
 
   /// Reduces a client's action in the root store, now.
+  @inline(__always)
   private func reduce(
     _ action: Action, from session: Session<State, Action>, scope: String, json: JSON
   ) {
@@ -108,6 +123,7 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
   }
 
   /// Acknowledges the reduced action with the revision it produced (when the client asked).
+  @inline(__always)
   private func acknowledge(_ session: Session<State, Action>, id: Int64?) {
     if let id { self.output.reply(session, .ack(id: id, rev: self.revision.value)) }
   }

@@ -12,7 +12,7 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
   let configuration: HostConfiguration
   let appName: String
   let log: HostLogger
-  let output: SessionOutput<State, Action>
+  let output: SessionOutput
   let statistics: HostStatistics
   let pushes: PushEngine<State, Action>
   let intake: ActionIntake<State, Action>
@@ -183,9 +183,10 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
       state = TypedScopeState(figures)
       json = self.statistics.json(figures)
     case .scope(let bound, let current)?:
-      guard let encoded = self.encode(current, session: session, id: id, scope: name) else {
-        return
-      }
+      // Shared with the other subscribers of this scope at this revision.
+      guard
+        let encoded = self.encode(current, session: session, id: id, scope: name, shared: true)
+      else { return }
       target = .scope(bound)
       state = current
       json = encoded
@@ -260,10 +261,11 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
   }
 
   private func encode(
-    _ state: any ScopeState, session: Session<State, Action>, id: Int64, scope: String
+    _ state: any ScopeState, session: Session<State, Action>, id: Int64, scope: String,
+    shared: Bool = false
   ) -> JSON? {
     do {
-      return try state.json()
+      return try shared ? self.pushes.sharedJSON(of: state, scope: scope) : state.json()
     } catch {
       self.output.reply(
         session,

@@ -28,6 +28,16 @@ public struct HostConfiguration: Sendable {
   /// gets one coalesced patch per subscription when it catches up.) Bounds memory per
   /// connection.
   public var outboundHighWaterMark = 1 << 20
+  /// Bytes buffered from all clients together — frames that have begun to arrive but are not
+  /// complete yet — above which the host closes the connections holding the most, each with
+  /// `error{code:"overloaded"}`, until it is back under (default 256 MiB). Other connections
+  /// are served as usual. Must be at least ``maxFrameSize``.
+  public var maxBufferedBytes = 256 * 1024 * 1024
+  /// Seconds a frame that has begun to arrive may wait for its next byte; a stalled frame is
+  /// dropped with `error{code:"bad_frame"}` and its connection closed (default 30; checked
+  /// once a second). A connection whose reading the host paused (it does not read its
+  /// replies) is not timed meanwhile.
+  public var frameTimeout: Double = 30
   /// Seconds a new connection may take to say `hello`; a silent one is answered
   /// `hello_required` and closed, so idle connections cannot hold the connection slots.
   public var helloTimeout: Double = 10

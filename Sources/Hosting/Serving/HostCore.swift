@@ -11,7 +11,8 @@ import Wire
 ///   end of batch, effects, drain ─▶ PushEngine ─▶ patches ──────────┤
 ///                                                                   ▼
 ///                                            SessionOutput ─▶ the client's channel
-///   tick (1 s) ─▶ hello timeouts, HostStatistics, `_host` pushes
+///   after each read ─▶ InputBudget: over it, the largest holders are closed (`overloaded`)
+///   tick (1 s) ─▶ hello and frame timeouts, HostStatistics, `_host` pushes, MemoryReclaimer
 /// ```
 ///
 /// The core is an actor whose executor is the host's event loop, and the root ``Store`` runs
@@ -32,8 +33,10 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   let log: HostLogger
 
   let admission: AdmissionPolicy
+  let budget: InputBudget
+  let reclaimer: MemoryReclaimer
   let statistics: HostStatistics
-  let output: SessionOutput<State, Action>
+  let output: SessionOutput
   let pushes: PushEngine<State, Action>
   let router: RequestRouter<State, Action>
 
@@ -59,9 +62,11 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     let store = LoopStore(store: store, loop: loop, recorder: recorder)
     let log = HostLogger(level: configuration.logLevel)
     let statistics = HostStatistics(revision: revision, subscriptions: self.subscriptionTally)
-    let output = SessionOutput<State, Action>(
+    let reclaimer = MemoryReclaimer()
+    let output = SessionOutput(
       maxFrameSize: configuration.maxFrameSize,
-      highWaterMark: configuration.outboundHighWaterMark, log: log, statistics: statistics)
+      highWaterMark: configuration.outboundHighWaterMark, log: log, statistics: statistics,
+      reclaimer: reclaimer)
     let pushes = PushEngine(
       store: store, revision: revision, output: output, statistics: statistics, log: log,
       configuration: configuration)
@@ -72,6 +77,9 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     self.appName = appName
     self.log = log
     self.admission = AdmissionPolicy(configuration: configuration)
+    self.budget = InputBudget(
+      limit: configuration.maxBufferedBytes, frameTimeout: configuration.frameTimeout)
+    self.reclaimer = reclaimer
     self.statistics = statistics
     self.output = output
     self.pushes = pushes
@@ -122,12 +130,15 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       .info,
       "disconnect session=\(session.id) subscriptions=\(session.subscriptions.count) (\(reason))")
     session.subscriptions.removeAll()
+    // Its unfinished frame and its largest write (the channel's buffer) are freed with it.
+    reclaimer.noteRelease(budget.release(session) + session.largestWrite)
   }
 
   /// Handles every complete frame in `bytes`, then answers the whole batch in one write.
   func didRead(session id: Int, _ bytes: UnsafeRawBufferPointer) {
     guard let session = sessions[id], session.phase != .closing else { return }
     statistics.bytesIn += Int64(bytes.count)
+    session.bytesReceived += Int64(bytes.count)
     session.decoder.append(bytes)
     let revisionBefore = revision.value
     do {
@@ -146,8 +157,25 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
           "a frame announces \(length) bytes; this host accepts at most \(limit)")
       }
     }
+    let finished = budget.account(session)
+    if finished >= 1 << 20 { reclaimer.noteRelease(finished) }
     finishBatch(session)
+    if budget.isOverdrawn { closeLargestHolders() }
     if revision.value != revisionBefore { scheduleSync() }
+  }
+
+  /// Closes the connections holding the most unfinished frames until the clients' buffered
+  /// bytes are back under the budget.
+  private func closeLargestHolders() {
+    let total = budget.buffered
+    for session in budget.evictions(sessions.values) {
+      output.fail(
+        session, code: .overloaded, id: nil,
+        "the host holds \(total) bytes of unfinished frames from its clients, over its limit of "
+          + "\(budget.limit) (--max-buffered); this connection held \(session.bufferedBytes) of "
+          + "them, among the most, so it is closed; send each frame whole, without pausing")
+      finishBatch(session)
+    }
   }
 
   /// A backed-up client drained its queue: resume reading and send what it missed.
@@ -166,8 +194,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   private func finishBatch(_ session: Session<State, Action>) {
     if session.phase != .closing || !session.heldReplies.isEmpty {
       if session.phase == .open { pushes.syncPushes(session) }
-      session.output.append(contentsOf: session.heldReplies)
-      session.heldReplies.removeAll(keepingCapacity: true)
+      output.appendHeldReplies(session)
     }
     output.flush(session)
     if session.phase == .closing {
@@ -177,8 +204,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     }
   }
 
-  /// Drops connections that never said hello, and pushes the `_host` figures to their
-  /// watchers; run once a second.
+  /// Drops connections that never said hello and frames that stopped arriving, pushes the
+  /// `_host` figures to their watchers, and gives freed memory back; run once a second.
   func tick() {
     let now = Platform.monotonicSeconds()
     for session in sessions.values where admission.isHelloOverdue(session, now: now) {
@@ -187,8 +214,21 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
         "no hello within \(Int(configuration.helloTimeout)) s of connecting")
       finishBatch(session)
     }
+    for session in sessions.values where budget.isStalled(session, now: now) {
+      output.fail(
+        session, code: .badFrame, id: nil,
+        "a frame stalled: \(session.bufferedBytes) bytes of it arrived, then none for "
+          + "\(Int(budget.frameTimeout)) s (--frame-timeout); send each frame whole, without pausing")
+      finishBatch(session)
+    }
     statistics.tick()
     pushes.pushHostFigures(sessions.values)
+    pushes.dropStaleVersions(sessions.values)
+    let trimStarted = Platform.monotonicSeconds()
+    if reclaimer.trimIfDue(now: trimStarted) {
+      let milliseconds = Int((Platform.monotonicSeconds() - trimStarted) * 1000)
+      log(.debug, "gave freed memory back to the system (\(milliseconds) ms)")
+    }
   }
 
   // MARK: - Pushes

@@ -53,8 +53,8 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
   ///   - scopes: The scopes to serve (the built-in `_host` is always added).
   ///   - configuration: The socket path, limits and logging.
   ///   - prepare: Dependency overrides for the root store and its effects.
-  /// - Throws: ``HostStartError`` when another host is listening on the path, or the socket
-  ///   cannot be created.
+  /// - Throws: ``HostStartError`` when another host is listening on the path, the socket
+  ///   cannot be created, or the configuration's limits contradict each other.
   public static func start<R: Reducer>(
     app: String,
     initialState: State,
@@ -63,6 +63,12 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
     configuration: HostConfiguration,
     withDependencies prepare: sending ((inout DependencyValues) -> Void)? = nil
   ) async throws(HostStartError) -> StoreHost where R.State == State, R.Action == Action {
+    guard configuration.maxBufferedBytes >= configuration.maxFrameSize else {
+      throw HostStartError(
+        message: "maxBufferedBytes (\(configuration.maxBufferedBytes)) is below maxFrameSize "
+          + "(\(configuration.maxFrameSize)): no frame of the largest size could ever arrive; "
+          + "raise maxBufferedBytes or lower maxFrameSize")
+    }
     Platform.tuneAllocator()
     let loop = EventLoop(name: "storehost")
     let counter = RevisionCounter()

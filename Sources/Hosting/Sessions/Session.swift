@@ -48,6 +48,9 @@ final class Session<State, Action> {
   /// Replies held back until the pushes they must follow have been computed (read your
   /// writes), so a batch of pipelined requests costs one round of diffs, not one per reply.
   @exclusivity(unchecked) var heldReplies: [UInt8] = []
+  /// The most bytes handed to the channel in one write: what its outbound buffer may hold
+  /// when the connection closes (noted for ``MemoryReclaimer``).
+  @exclusivity(unchecked) var largestWrite = 0
   /// Whether pushes were skipped because the client was not reading.
   var needsSync = false
   /// Whether reading is paused for backpressure.
@@ -56,6 +59,16 @@ final class Session<State, Action> {
   /// decoded: a client repeating a send skips the lookup and the `Decodable` decoding (both
   /// pure functions of the scope's name and the action's JSON; existence is still checked).
   var sendCache: SendCache?
+
+  // Input accounting, kept by ``InputBudget``.
+
+  /// Bytes read from this connection.
+  @exclusivity(unchecked) var bytesReceived: Int64 = 0
+  /// The bytes of unfinished frames this session holds, as last counted in the host's budget.
+  @exclusivity(unchecked) var bufferedBytes = 0
+  /// ``bytesReceived`` when the stall check last saw it move, and when (monotonic seconds).
+  var progressMark: Int64 = 0
+  var progressAt: Double = 0
 
   struct SendCache {
     let name: String
@@ -74,5 +87,43 @@ final class Session<State, Action> {
     self.processID = processID
     self.userID = userID
     self.decoder = FrameDecoder(maxFrameSize: maxFrameSize)
+  }
+
+  // MARK: - Output buffers
+
+  /// Output capacity kept between batches. A larger buffer (left by a big snapshot) is
+  /// released once written, so that an idle connection does not pin its largest reply.
+  /// (The two methods below run once or twice per batch; inlined, as they were before they
+  /// released anything: called, they cost ~65 instructions per one-action batch.)
+  static var retainedOutputCapacity: Int { 64 * 1024 }
+
+  /// Empties ``output`` once written.
+  ///
+  /// - Returns: The bytes of capacity released (0 when the buffer is kept for reuse).
+  @inline(__always)
+  func clearOutput() -> Int {
+    let capacity = self.output.capacity
+    if capacity > Self.retainedOutputCapacity {
+      self.output = []
+      return capacity
+    }
+    self.output.removeAll(keepingCapacity: true)
+    return 0
+  }
+
+  /// Moves the held replies behind the output (their pushes are in it now).
+  ///
+  /// - Returns: The bytes of capacity released (0 when the buffer is kept for reuse).
+  @inline(__always)
+  func releaseHeldReplies() -> Int {
+    guard !self.heldReplies.isEmpty else { return 0 }
+    self.output.append(contentsOf: self.heldReplies)
+    let capacity = self.heldReplies.capacity
+    if capacity > Self.retainedOutputCapacity {
+      self.heldReplies = []
+      return capacity
+    }
+    self.heldReplies.removeAll(keepingCapacity: true)
+    return 0
   }
 }

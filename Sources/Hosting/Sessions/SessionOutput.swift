@@ -12,16 +12,17 @@ import Wire
 ///                                           │
 ///   outbound bytes > high-water mark ◀──────┘ ─▶ stop reading the client until it drains
 /// ```
-struct SessionOutput<State, Action> {
+struct SessionOutput {
   /// The largest frame the host writes.
   let maxFrameSize: Int
   /// Queued bytes above which a client's requests are no longer read.
   let highWaterMark: Int
   let log: HostLogger
   let statistics: HostStatistics
+  let reclaimer: MemoryReclaimer
 
   /// Queues a reply behind the pushes it must follow.
-  func reply(_ session: Session<State, Action>, _ message: HostMessage) {
+  func reply<State, Action>(_ session: Session<State, Action>, _ message: HostMessage) {
     if case .error(_, let code, let text) = message {
       self.log(.warning, "session=\(session.id) \(code.rawValue): \(text)")
     }
@@ -54,14 +55,18 @@ struct SessionOutput<State, Action> {
   }
 
   /// Answers a fatal protocol error and marks the connection to close after this batch.
-  func fail(_ session: Session<State, Action>, code: ErrorCode, id: Int64?, _ message: String) {
+  func fail<State, Action>(
+    _ session: Session<State, Action>, code: ErrorCode, id: Int64?, _ message: String
+  ) {
     self.log(.warning, "session=\(session.id) \(code.rawValue): \(message); closing")
     HostMessage.error(id: id, code: code, message: message).encodeFrame(into: &session.heldReplies)
     session.phase = .closing
   }
 
   /// Answers a connection the host does not admit, then closes it.
-  func refuse(_ session: Session<State, Action>, _ message: HostMessage, because reason: String) {
+  func refuse<State, Action>(
+    _ session: Session<State, Action>, _ message: HostMessage, because reason: String
+  ) {
     self.log(.warning, "refused pid=\(session.processID) uid=\(session.userID): \(reason)")
     message.encodeFrame(into: &session.output)
     self.flush(session)
@@ -69,15 +74,26 @@ struct SessionOutput<State, Action> {
   }
 
   /// Hands what `session` has ready to its channel.
-  func flush(_ session: Session<State, Action>) {
-    guard !session.output.isEmpty else { return }
-    self.statistics.bytesOut += Int64(session.output.count)
+  @inline(__always)
+  func flush<State, Action>(_ session: Session<State, Action>) {
+    let count = session.output.count
+    guard count > 0 else { return }
+    self.statistics.bytesOut += Int64(count)
+    if count > session.largestWrite { session.largestWrite = count }
     session.channel.write(session.output)
-    session.output.removeAll(keepingCapacity: true)
+    let released = session.clearOutput()
+    if released > 0 { self.reclaimer.noteRelease(released) }
+  }
+
+  /// Moves `session`'s held replies behind its output (their pushes are in it now).
+  @inline(__always)
+  func appendHeldReplies<State, Action>(_ session: Session<State, Action>) {
+    let released = session.releaseHeldReplies()
+    if released > 0 { self.reclaimer.noteRelease(released) }
   }
 
   /// Stops reading a client whose replies pile up unread, and resumes once they drained.
-  func updateBackpressure(_ session: Session<State, Action>) {
+  func updateBackpressure<State, Action>(_ session: Session<State, Action>) {
     let backedUp = session.channel.outboundBytes > self.highWaterMark
     if backedUp != session.isReadingPaused {
       session.isReadingPaused = backedUp

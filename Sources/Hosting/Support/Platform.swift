@@ -1,5 +1,6 @@
 // The host runtime's only contact with libc: everything platform-specific is here.
 #if canImport(Glibc)
+  import CSystemLinux
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
@@ -27,10 +28,21 @@ enum Platform {
   /// instead of giving each its own `mmap`: glibc maps every allocation above 128 KiB–32 MiB
   /// afresh and unmaps it on free, so a state whose arrays are copied or regrown per action
   /// paid a page fault per 4 KiB each time (seeding 20,000 to-dos: 6.3 s → 1.6 s). The heap
-  /// reuses freed blocks; memory still returns to the system when the heap's top is free.
+  /// reuses freed blocks; memory returns to the system when the heap's top is free, and
+  /// otherwise when ``trimHeap()`` runs after large buffers were freed.
   static func tuneAllocator() {
     #if canImport(Glibc)
-      _ = c_mallopt(mmapThresholdParameter, 32 << 20)
+      _ = mallopt(M_MMAP_THRESHOLD, 32 << 20)
+    #endif
+  }
+
+  /// Gives the free memory inside malloc's heaps back to the system (`malloc_trim(0)`: the
+  /// free pages of every arena, not only the top of the heap). Its cost grows with the
+  /// number of free blocks (milliseconds for a heap of millions of blocks), so it is called
+  /// only after large buffers were freed (see ``MemoryReclaimer``).
+  static func trimHeap() {
+    #if canImport(Glibc)
+      _ = malloc_trim(0)
     #endif
   }
 
@@ -47,11 +59,3 @@ enum Platform {
       + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
   }
 }
-
-#if canImport(Glibc)
-  // mallopt(3) is declared in <malloc.h>, which the Glibc module does not import: declared by
-  // symbol name (two `int`s in, an `int` out: passed alike by the Swift and C conventions).
-  @_silgen_name("mallopt") private func c_mallopt(_ parameter: Int32, _ value: Int32) -> Int32
-  /// `M_MMAP_THRESHOLD` from <malloc.h>.
-  private let mmapThresholdParameter: Int32 = -3
-#endif

@@ -11,9 +11,10 @@
 /// Feed it byte chunks split anywhere — inside the 4-byte prefix, many frames per chunk — and
 /// take complete payloads out, in order. Each length prefix is checked against
 /// ``maxFrameSize`` as soon as its four bytes are known, before a single byte of that payload
-/// is buffered, so a peer announcing a 4 GiB frame costs nothing. Memory in use grows with the
-/// bytes actually received; a validated frame's full length is reserved as address space once,
-/// so that a big frame is not copied through every size of a growing buffer.
+/// is buffered, so a peer announcing a 4 GiB frame costs nothing. Memory grows only with the
+/// bytes actually received: the buffer doubles as they arrive (never past the end of the
+/// frames announced so far), so a peer that announces 16 MiB and sends 100 bytes makes the
+/// decoder hold a few hundred bytes, and a big frame is still copied a bounded number of times.
 ///
 /// Two ways to drive it:
 ///
@@ -45,9 +46,9 @@ public struct FrameDecoder: Sendable {
   private var scan = 0
   private var failure: FrameError?
 
-  /// Buffer capacity kept across frames; a larger buffer (left by a big frame) is released once
-  /// it is empty, so an idle connection does not pin megabytes.
-  private static let retainedCapacity = 256 * 1024
+  /// Buffer capacity kept across frames (one read's worth); a larger buffer (left by a big
+  /// frame) is released once it is empty, so an idle connection does not pin megabytes.
+  private static let retainedCapacity = 64 * 1024
 
   /// Creates a decoder.
   ///
@@ -117,12 +118,13 @@ public struct FrameDecoder: Sendable {
       pos += 4 + length
     }
     let base = self.buffer.count - copied  // buffer offset of input byte 0
-    // Room for the whole of a validated frame at once: a big frame arriving in many chunks is
-    // then copied once, instead of through every size of a growing buffer. (It reserves address
-    // space; memory pages are touched only as bytes arrive.) Doubling keeps it linear.
-    let target = base + (self.failure == nil ? pos : end)
-    if target > self.buffer.capacity {
-      self.buffer.reserveCapacity(max(target, 2 * self.buffer.capacity))
+    // Grow by doubling as bytes arrive (linear copying overall), but never reserve room for
+    // bytes that have not arrived past what the frames announced so far need: an announced
+    // length is a peer's claim, not memory to hand out.
+    let needed = base + end
+    if needed > self.buffer.capacity {
+      let announced = base + (self.failure == nil ? pos : end)
+      self.buffer.reserveCapacity(max(needed, min(2 * self.buffer.capacity, announced)))
     }
     self.buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied..<end]))
     self.scan = self.failure == nil ? base + pos : self.buffer.count

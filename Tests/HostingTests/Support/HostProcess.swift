@@ -106,6 +106,11 @@ final class HostProcess {
     String(decoding: FileManager.default.contents(atPath: logPath) ?? Data(), as: UTF8.self)
   }
 
+  /// Whether the host runs under ThreadSanitizer: under `swift test --sanitize=thread` the
+  /// test binary and the `storehost` built beside it are both instrumented. The sanitizer's
+  /// own allocator and shadow memory make the host's RSS say nothing about its buffers.
+  static let isSanitized: Bool = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
+
   /// The host's resident memory in KiB, from /proc (Linux).
   var residentKilobytes: Int? {
     guard let status = try? String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8) else { return nil }

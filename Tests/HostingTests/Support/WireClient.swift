@@ -82,6 +82,17 @@ final class WireClient {
     }
   }
 
+  /// The next frame's payload, unparsed (for large snapshots a test only counts).
+  func nextRaw(timeout: Double = 10) throws -> [UInt8] {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+      if let frame = try decoder.nextFrame() { return Array(frame) }
+      let remaining = deadline.timeIntervalSinceNow
+      guard remaining > 0 else { throw HarnessError("no frame within \(timeout) s") }
+      guard try readSome(timeout: remaining) else { throw HarnessError("the host closed the connection") }
+    }
+  }
+
   /// The next frame of the given type, failing on any other.
   func expect(_ type: String, timeout: Double = 10) throws -> JSON {
     let message = try next(timeout: timeout)

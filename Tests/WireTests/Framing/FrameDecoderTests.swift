@@ -194,6 +194,25 @@ func split(_ bytes: [UInt8], at points: [Int]) -> [ArraySlice<UInt8>] {
     #expect(maxCapacity < 256)
   }
 
+  @Test func holdsOnlyTheBytesThatArrivedOfAnAnnouncedFrame() throws {
+    let length = 16 << 20
+    var decoder = FrameDecoder(maxFrameSize: length)
+    // The prefix announces 16 MiB; 100 bytes of it arrive.
+    decoder.append([0x01, 0x00, 0x00, 0x00] + [UInt8](repeating: 0x20, count: 100))
+    #expect(decoder.bufferCapacity < 4096, "an announced length is not memory to reserve")
+    // As bytes arrive, the buffer grows with them (doubling), never to the announced length.
+    var arrived = 100
+    while arrived < length / 2 {
+      decoder.append([UInt8](repeating: 0x20, count: 64 * 1024))
+      arrived += 64 * 1024
+      #expect(decoder.bufferCapacity <= 2 * (4 + arrived) + 4096)
+    }
+    decoder.append([UInt8](repeating: 0x20, count: length - arrived))
+    #expect(decoder.bufferCapacity <= 4 + length + 4096, "never past the end of the frame")
+    let frame = try #require(try decoder.nextFrame())
+    #expect(frame.count == length)
+  }
+
   @Test func reportsPartialFrameAtEndOfInput() throws {
     var decoder = FrameDecoder()
     decoder.append(Array(framed([[1, 2, 3]]).dropLast()))
