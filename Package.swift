@@ -60,7 +60,11 @@ let package = Package(
       ],
       swiftSettings: crossModule),
     .target(name: "ArgumentParsing"),
-    .target(name: "Remote", dependencies: ["Architecture", "Wire"]),
+    .target(
+      name: "Remote",
+      dependencies: [
+        "Architecture", "Wire", .target(name: "CSystemLinux", condition: .when(platforms: [.linux])),
+      ]),
     .executableTarget(name: "storehost", dependencies: ["Hosting", "Wire", "Examples", "ArgumentParsing"]),
     .executableTarget(name: "storeclient", dependencies: ["Remote", "Wire", "ArgumentParsing"]),
     .executableTarget(

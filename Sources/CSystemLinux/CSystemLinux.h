@@ -6,12 +6,14 @@
 //   <sys/eventfd.h>   eventfd                                  (the event loop's wakeup)
 //   <malloc.h>        mallopt, malloc_trim, M_MMAP_THRESHOLD   (the host's allocator settings)
 //   accept4, pthread_setname_np, struct ucred                  (_GNU_SOURCE only, see below)
+//   posix_spawn_file_actions_addclosefrom_np                  (_GNU_SOURCE only: Remote's ssh)
 #ifndef C_SYSTEM_LINUX_H
 #define C_SYSTEM_LINUX_H
 
 #if defined(__linux__)
 #include <malloc.h>
 #include <pthread.h>
+#include <spawn.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -23,6 +25,7 @@
 #if !defined(__USE_GNU)
 extern int accept4(int fd, struct sockaddr *addr, socklen_t *addr_len, int flags);
 extern int pthread_setname_np(pthread_t thread, const char *name);
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 struct ucred {
   pid_t pid;
   uid_t uid;

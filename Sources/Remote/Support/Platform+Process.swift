@@ -1,6 +1,7 @@
 // The child process of a transport (`ssh`): a socket pair for its standard input and output,
 // a pipe for its standard error, spawning, reaping, and the thread that waits for it.
 #if canImport(Glibc)
+  import CSystemLinux
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
@@ -37,8 +38,9 @@ extension Platform {
   }
 
   /// Starts `arguments[0]` (looked up in `PATH`) with `arguments`, this process's environment,
-  /// `stdio` as its standard input and output and `stderr` as its standard error, with the
-  /// default action for the signals a terminal sends and none blocked.
+  /// `stdio` as its standard input and output and `stderr` as its standard error, no other
+  /// descriptor of this process, the default action for the signals a terminal sends and
+  /// none blocked.
   ///
   /// - Returns: The child's process id, or the errno (`ENOENT`: no such program).
   static func spawn(
@@ -56,6 +58,14 @@ extension Platform {
     posix_spawn_file_actions_adddup2(&actions, stdio, 0)
     posix_spawn_file_actions_adddup2(&actions, stdio, 1)
     posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+    #if canImport(Glibc)
+      // Whatever else this process has open (a program's own files and sockets, some without
+      // close-on-exec) is not the child's business.
+      posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+      let closeOthers: Int32 = 0
+    #else
+      let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+    #endif
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
     var defaults = sigset_t()
@@ -65,7 +75,8 @@ extension Platform {
     sigemptyset(&noneBlocked)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setsigmask(&attributes, &noneBlocked)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    posix_spawnattr_setflags(
+      &attributes, Int16(Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | closeOthers))
     // C strings for argv, freed after the spawn (the child has its own copy by then).
     let argv = arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
