@@ -27,6 +27,10 @@ enum StorehostCommand {
         default: "the least --allow needs: 0600, 0660 for one group, else 0666"),
       .option("log-level", value: "level", help: "trace, debug, info, warning or error.", default: "info"),
       .option(
+        "history", value: "n",
+        help: "Recent actions kept in memory for history, tail and get --at; 0 turns history off.",
+        default: "100000"),
+      .option(
         "max-connections", value: "n", help: "Most clients served at once.", default: "1024",
         hiddenFromUsage: true),
       .option(
@@ -83,6 +87,9 @@ enum StorehostCommand {
     if let limit = try parsed.integer("max-connections", in: 1...65536) { configuration.maxConnections = limit }
     if let limit = try parsed.integer("max-subscriptions", in: 1...65536) {
       configuration.maxSubscriptionsPerConnection = limit
+    }
+    if let entries = try parsed.integer("history", in: 0...100_000_000) {
+      configuration.historyLimit = entries
     }
     if let seconds = try parsed.integer("hello-timeout", in: 1...3600) {
       configuration.helloTimeout = Double(seconds)

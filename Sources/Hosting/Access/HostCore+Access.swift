@@ -3,6 +3,7 @@ import Wire
 extension HostCore {
   /// Creates or checks the private socket directory when the host manages it, with the
   /// directory mode and group `permissions` need; logs what it did.
+  @usableFromInline
   func prepareSocketDirectory(_ permissions: SocketPermissions) throws(HostStartError) {
     guard configuration.managesSocketDirectory else { return }
     let directory = PrivateSocketDirectory(path: Self.directory(of: configuration.socketPath))
@@ -25,6 +26,7 @@ extension HostCore {
   /// to every user instead: the peer check still admits only those allowed.
   ///
   /// - Returns: The permissions the socket file has now.
+  @usableFromInline
   func openSocketFile(_ permissions: SocketPermissions) -> SocketPermissions {
     guard let group = permissions.group else { return permissions }
     let path = configuration.socketPath
@@ -42,6 +44,7 @@ extension HostCore {
 
   /// The startup line — the socket's mode and why, the app, who may connect — and a warning
   /// when every user may send, or when the socket's directory keeps allowed users out.
+  @usableFromInline
   func logListening(_ permissions: SocketPermissions) {
     let path = configuration.socketPath
     let access = configuration.access

@@ -10,12 +10,13 @@
 ///
 /// A mode only decides who can *reach* the socket: the peer-credential check at accept
 /// (``AccessPolicy``) decides who is served, whatever the mode.
+@usableFromInline
 struct SocketPermissions: Equatable {
   /// The socket file's permission bits.
-  var socketMode: UInt32
+  @usableFromInline var socketMode: UInt32
   /// The group given the socket file and the private directory, when the mode opens them to a
   /// group; `nil` keeps the host's.
-  var group: UInt32?
+  @usableFromInline var group: UInt32?
   /// The private directory's permission bits.
   var directoryMode: UInt32
   /// Why the socket is wider than its owner's alone, for the startup line; `nil` at 0600.
@@ -23,6 +24,7 @@ struct SocketPermissions: Equatable {
 
   /// The least the configuration needs: its explicit ``HostConfiguration/socketMode`` if it
   /// sets one, else what ``HostConfiguration/access`` requires.
+  @usableFromInline
   static func least(for configuration: HostConfiguration) -> SocketPermissions {
     if let mode = configuration.socketMode {
       return SocketPermissions(

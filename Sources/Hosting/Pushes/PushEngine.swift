@@ -10,8 +10,9 @@ import Wire
 /// frame per sync (``SyncCache``). Clients that are not reading are skipped and catch up with
 /// one coalesced patch when they drain. A scope whose pushes are expensive waits a few times
 /// their cost before its next one.
+@usableFromInline
 final class PushEngine<State: Sendable, Action: Sendable> {
-  let store: LoopStore<State, Action>
+  @usableFromInline let store: LoopStore<State, Action>
   let revision: RevisionCounter
   let output: SessionOutput
   let statistics: HostStatistics
@@ -20,6 +21,8 @@ final class PushEngine<State: Sendable, Action: Sendable> {
   let maxFrameSize: Int
   /// How many times a costly push's duration its scope waits before the next push.
   let costlyPushWaitFactor: Double
+  /// Sends tails their entries, when the host keeps a history (set once, at start).
+  var tails: TailPump<State, Action>?
 
   /// The latest JSON made of each scope, with the revision it is of. Every subscription sent a
   /// scope's state at that revision holds this one value, so the subscribers of a scope share
@@ -138,15 +141,25 @@ final class PushEngine<State: Sendable, Action: Sendable> {
 
   // MARK: - Syncing one session
 
-  /// Sends owed pushes, then the replies that waited for them.
+  /// Sends `session`'s tails the entries they are owed (see ``TailPump``), if the host keeps a
+  /// history.
+  @usableFromInline
+  func pumpTails(_ session: Session<State, Action>, beforeReplies: Bool) {
+    self.tails?.pump(session, beforeReplies: beforeReplies)
+  }
+
+  /// Sends owed pushes (patches, and the entries owed to tails), then the replies that waited
+  /// for them.
   func releaseHeldReplies(_ session: Session<State, Action>) {
     self.syncPushes(session)
+    self.tails?.pump(session, beforeReplies: true)
     self.output.appendHeldReplies(session)
   }
 
   /// Appends a patch (or `unsubscribed`) for every subscription of `session` whose state
   /// changed since its last message. Without a `cache` (replies: read your writes) every
   /// scope is computed afresh and nothing waits for its cost.
+  @inlinable
   func syncPushes(
     _ session: Session<State, Action>, root: State? = nil, cache: SyncCache? = nil
   ) {
@@ -159,7 +172,8 @@ final class PushEngine<State: Sendable, Action: Sendable> {
   }
 
   /// Appends a patch (or `unsubscribed`) for `sub` if its state changed since its last message.
-  private func sync(
+  @usableFromInline
+  func sync(
     _ sub: Subscription<State, Action>, in session: Session<State, Action>, root: State,
     figures: inout HostFigures?, cache: SyncCache?
   ) {

@@ -5,19 +5,23 @@ import Wire
 ///
 /// Replies are queued with ``SessionOutput/reply(_:_:)``, behind the pushes they must follow;
 /// errors that end the connection with ``SessionOutput/fail(_:code:id:_:)``.
+@usableFromInline
 struct RequestRouter<State: Sendable, Action: Sendable> {
   let store: LoopStore<State, Action>
-  let registry: ScopeRegistry<State, Action>
+  @usableFromInline let registry: ScopeRegistry<State, Action>
   let revision: RevisionCounter
   let configuration: HostConfiguration
   let appName: String
   let log: HostLogger
-  let output: SessionOutput
+  @usableFromInline let output: SessionOutput
   let statistics: HostStatistics
   let pushes: PushEngine<State, Action>
-  let intake: ActionIntake<State, Action>
+  @usableFromInline let intake: ActionIntake<State, Action>
+  /// Answers `history`, `tail` and `get` with `at`; `nil` when the host keeps no history.
+  @usableFromInline let history: HistoryService<State, Action>?
 
   /// Handles one frame's payload.
+  @inlinable
   func handle(frame: ArraySlice<UInt8>, from session: Session<State, Action>) {
     // The most frequent request, a `send` as clients write it, skips building its envelope;
     // the general path below reads the same message from it.
@@ -36,12 +40,16 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
       self.output.reply(session, .scopes(id: id, scopes: self.registry.listing))
     case .get(let id, let scope, nil):
       self.get(session, id: id, scope: scope)
-    case .get(let id, _, let at?):
-      self.output.reply(
-        session,
-        .error(
-          id: id, code: .revisionUnavailable,
-          message: "this host keeps no history, so it cannot read revision \(at)"))
+    case .get(let id, let scope, let at?):
+      guard let history else {
+        self.output.reply(
+          session,
+          .error(
+            id: id, code: .revisionUnavailable,
+            message: "this host keeps no history, so it cannot read revision \(at)"))
+        return
+      }
+      history.get(session, id: id, scope: scope, at: at)
     case .subscribe(let id, let scope):
       self.subscribe(session, id: id, scope: scope)
     case .unsubscribe(let id, let sub):
@@ -50,6 +58,10 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
       self.intake.send(session, id: id, scope: scope, action: action)
     case .ping(let id):
       self.output.reply(session, .pong(id: id))
+    case .history(let id, let since, let limit, let scope) where self.history != nil:
+      self.history?.history(session, id: id, since: since, limit: limit, scope: scope)
+    case .tail(let id, let since, let scope) where self.history != nil:
+      self.history?.tail(session, id: id, since: since, scope: scope)
     case .history(let id, _, _, _), .tail(let id, _, _):
       // Unknown to a host without the "history" feature (§8).
       self.output.reply(
@@ -61,7 +73,8 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
   }
 
   /// The request in `frame`, or `nil` once the error it deserves is answered.
-  private func message(
+  @usableFromInline
+  func message(
     in frame: ArraySlice<UInt8>, from session: Session<State, Action>
   ) -> ClientMessage? {
     let json: JSON
@@ -118,7 +131,8 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
 
   // MARK: - Requests
 
-  private func hello(_ session: Session<State, Action>, version: Int64?, client: String?) {
+  @usableFromInline
+  func hello(_ session: Session<State, Action>, version: Int64?, client: String?) {
     guard session.phase == .awaitingHello else {
       self.output.reply(
         session, .error(id: nil, code: .badMessage, message: "hello: the handshake is already done")
@@ -144,10 +158,12 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
       session,
       .welcome(
         protocol: 1, host: self.configuration.hostName, app: self.appName,
-        session: String(session.id)))
+        session: String(session.id),
+        features: self.history == nil ? [] : [HistoryService<State, Action>.feature]))
   }
 
-  private func get(_ session: Session<State, Action>, id: Int64, scope name: String) {
+  @usableFromInline
+  func get(_ session: Session<State, Action>, id: Int64, scope name: String) {
     switch self.resolve(session, id: id, scope: name, root: self.store.state) {
     case nil:
       return
@@ -161,13 +177,15 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
     }
   }
 
-  private func subscribe(_ session: Session<State, Action>, id: Int64, scope name: String) {
-    guard session.subscriptions.count < self.configuration.maxSubscriptionsPerConnection else {
+  @usableFromInline
+  func subscribe(_ session: Session<State, Action>, id: Int64, scope name: String) {
+    let held = session.subscriptions.count + session.tails.count
+    guard held < self.configuration.maxSubscriptionsPerConnection else {
       self.output.reply(
         session,
         .error(
           id: id, code: .overloaded,
-          message: "this connection already holds \(session.subscriptions.count) subscriptions, "
+          message: "this connection already holds \(held) subscriptions, "
             + "the limit; unsubscribe from one first"))
       return
     }
@@ -205,7 +223,9 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
     self.log(.debug, "subscribe session=\(session.id) sub=\(sub.id) scope=\(name)")
   }
 
-  private func unsubscribe(_ session: Session<State, Action>, id: Int64, sub: Int64) {
+  @usableFromInline
+  func unsubscribe(_ session: Session<State, Action>, id: Int64, sub: Int64) {
+    if let history, history.unsubscribe(session, id: id, sub: sub) { return }
     guard session.subscriptions[sub] != nil else {
       self.output.reply(
         session,

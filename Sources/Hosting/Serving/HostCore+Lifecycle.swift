@@ -3,6 +3,7 @@ import Wire
 
 extension HostCore {
   /// Binds the socket (replacing a stale file, refusing when a host is live) and accepts.
+  @inlinable
   func startListening() throws(HostStartError) {
     let path = configuration.socketPath
     var permissions = SocketPermissions.least(for: configuration)
@@ -29,7 +30,8 @@ extension HostCore {
     logListening(permissions)
   }
 
-  private static func explain(_ error: SocketError, path: String) -> String {
+  @usableFromInline
+  static func explain(_ error: SocketError, path: String) -> String {
     switch error.code {
     case .addressInUse:
       "cannot listen on \(path): the path is in use by something that is not a stale socket; "
@@ -46,7 +48,8 @@ extension HostCore {
     }
   }
 
-  private func accept(_ connection: UnixConnection) {
+  @inlinable
+  func accept(_ connection: UnixConnection) {
     let client = connection.peerCredentials.map {
       ConnectingClient(processID: $0.pid ?? 0, userID: $0.uid, groupID: $0.gid, groups: $0.groups)
     }

@@ -22,34 +22,42 @@ import Wire
 /// batch at a time, so actions from all connections and effects are reduced one at a time,
 /// in arrival order per connection. The parts the core routes to are plain values and
 /// classes confined to the loop with it.
-actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
-  nonisolated let loop: EventLoop
-  nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+@usableFromInline
+final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistoryScheduler,
+  PastStateReceiver
+{
+  @usableFromInline nonisolated let loop: EventLoop
+  @usableFromInline nonisolated var unownedExecutor: UnownedSerialExecutor {
+    loop.asUnownedSerialExecutor()
+  }
 
-  let store: LoopStore<State, Action>
-  let revision: RevisionCounter
-  let configuration: HostConfiguration
-  let appName: String
-  let log: HostLogger
+  @usableFromInline let store: LoopStore<State, Action>
+  @usableFromInline let revision: RevisionCounter
+  @usableFromInline let configuration: HostConfiguration
+  @usableFromInline let appName: String
+  @usableFromInline let log: HostLogger
 
   let admission: AdmissionPolicy
-  let budget: InputBudget
-  let reclaimer: MemoryReclaimer
-  let statistics: HostStatistics
-  let output: SessionOutput
-  let pushes: PushEngine<State, Action>
-  let router: RequestRouter<State, Action>
+  @usableFromInline let budget: InputBudget
+  @usableFromInline let reclaimer: MemoryReclaimer
+  @usableFromInline let statistics: HostStatistics
+  @usableFromInline let output: SessionOutput
+  @usableFromInline let pushes: PushEngine<State, Action>
+  @usableFromInline let router: RequestRouter<State, Action>
+  /// The history (PROTOCOL.md §8); `nil` when the host keeps none (`historyLimit` 0).
+  let history: HistoryService<State, Action>?
 
-  private var sessions: [Int: Session<State, Action>] = [:]
+  @usableFromInline var sessions: [Int: Session<State, Action>] = [:]
   /// Subscriptions over all sessions: with none, reduced actions schedule no sync.
-  nonisolated let subscriptionTally = SubscriptionTally()
+  @usableFromInline nonisolated let subscriptionTally = SubscriptionTally()
   private var nextSessionID = 1
   private var isShuttingDown = false
   private var deferredSyncScheduled = false
-  var listener: UnixListener?
+  @usableFromInline var listener: UnixListener?
   var isStopped = false
   var stopWaiters: [CheckedContinuation<Void, Never>] = []
 
+  @usableFromInline
   init(
     loop: EventLoop,
     store: Store<State, Action>,
@@ -57,7 +65,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     recorder: ReductionRecorder<Action>,
     scopes: ScopeRegistry<State, Action>,
     configuration: HostConfiguration,
-    appName: String
+    appName: String,
+    history parts: HistoryParts<State, Action>? = nil
   ) {
     let store = LoopStore(store: store, loop: loop, recorder: recorder)
     let log = HostLogger(level: configuration.logLevel)
@@ -70,6 +79,17 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     let pushes = PushEngine(
       store: store, revision: revision, output: output, statistics: statistics, log: log,
       configuration: configuration)
+    var history: HistoryService<State, Action>?
+    if let historyLog = parts?.log, let pastStates = parts?.builder {
+      let tails = TailPump(
+        source: historyLog, output: output, maxFrameSize: configuration.maxFrameSize)
+      pushes.tails = tails
+      history = HistoryService(
+        store: store, source: historyLog, log: historyLog, builder: pastStates, tails: tails,
+        registry: scopes, revision: revision, configuration: configuration, output: output,
+        pushes: pushes, hostLog: log)
+    }
+    self.history = history
     self.loop = loop
     self.store = store
     self.revision = revision
@@ -88,7 +108,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       appName: appName, log: log, output: output, statistics: statistics, pushes: pushes,
       intake: ActionIntake(
         store: store, registry: scopes, revision: revision, statistics: statistics,
-        output: output))
+        output: output),
+      history: history)
   }
 
   var sessionCount: Int { sessions.count }
@@ -98,6 +119,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   /// Admits a new connection from `client` (`nil` when its credentials are unknown), or
   /// refuses it (answered, then closed) when the admission policy says so. Returns the session
   /// to route later events to.
+  @usableFromInline
   func accept(channel: any ClientChannel, client: ConnectingClient?) -> Session<State, Action>? {
     let session = Session<State, Action>(
       id: nextSessionID, channel: channel, processID: client?.processID ?? 0,
@@ -121,6 +143,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Forgets a closed connection and its subscriptions.
+  @usableFromInline
   func didClose(session id: Int, reason: String) {
     guard let session = sessions.removeValue(forKey: id) else { return }
     statistics.connections = sessions.count
@@ -130,19 +153,43 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       .info,
       "disconnect session=\(session.id) subscriptions=\(session.subscriptions.count) (\(reason))")
     session.subscriptions.removeAll()
+    history?.sessionDidClose(session)
     // Its unfinished frame and its largest write (the channel's buffer) are freed with it.
     reclaimer.noteRelease(budget.release(session) + session.largestWrite)
   }
 
   /// Handles every complete frame in `bytes`, then answers the whole batch in one write.
+  @inlinable
   func didRead(session id: Int, _ bytes: UnsafeRawBufferPointer) {
     guard let session = sessions[id], session.phase != .closing else { return }
     statistics.bytesIn += Int64(bytes.count)
     session.bytesReceived += Int64(bytes.count)
     session.decoder.append(bytes)
     let revisionBefore = revision.value
+    handleFrames(session)
+    endBatch(session, revisionBefore: revisionBefore)
+  }
+
+  /// After a batch of frames was handled: accounts the bytes still buffered, answers the batch,
+  /// closes the largest holders of unfinished frames if the budget is overdrawn, and schedules
+  /// the pushes of the revisions reduced.
+  @inlinable
+  func endBatch(_ session: Session<State, Action>, revisionBefore: Int64) {
+    let finished = budget.account(session)
+    if finished >= 1 << 20 { reclaimer.noteRelease(finished) }
+    finishBatch(session)
+    if budget.isOverdrawn { closeLargestHolders() }
+    if revision.value != revisionBefore { scheduleSync() }
+  }
+
+  /// Handles the complete frames buffered for `session`, in order — until one of them must be
+  /// answered before the next is read (a `get` with `at` being rebuilt off the loop).
+  @inlinable
+  func handleFrames(_ session: Session<State, Action>) {
     do {
-      while session.phase != .closing, let frame = try session.decoder.nextFrame() {
+      while session.phase != .closing, !session.isAwaitingPastState,
+        let frame = try session.decoder.nextFrame()
+      {
         router.handle(frame: frame, from: session)
       }
     } catch {
@@ -157,16 +204,12 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
           "a frame announces \(length) bytes; this host accepts at most \(limit)")
       }
     }
-    let finished = budget.account(session)
-    if finished >= 1 << 20 { reclaimer.noteRelease(finished) }
-    finishBatch(session)
-    if budget.isOverdrawn { closeLargestHolders() }
-    if revision.value != revisionBefore { scheduleSync() }
   }
 
   /// Closes the connections holding the most unfinished frames until the clients' buffered
   /// bytes are back under the budget.
-  private func closeLargestHolders() {
+  @usableFromInline
+  func closeLargestHolders() {
     let total = budget.buffered
     for session in budget.evictions(sessions.values) {
       output.fail(
@@ -179,6 +222,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// A backed-up client drained its queue: resume reading and send what it missed.
+  @usableFromInline
   func didDrain(session id: Int) {
     guard let session = sessions[id], session.phase == .open else { return }
     if session.needsSync {
@@ -186,14 +230,25 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       pushes.syncPushes(session)
       output.flush(session)
     }
+    if session.needsTailPump {
+      pushes.tails?.pump(session, beforeReplies: false)
+      output.flush(session)
+    }
     output.updateBackpressure(session)
   }
 
   /// Ends a batch: owed pushes, then the held replies, leave in one write; a failed session
   /// closes, others are paused or resumed by their back-pressure.
-  private func finishBatch(_ session: Session<State, Action>) {
+  @inlinable
+  func finishBatch(_ session: Session<State, Action>) {
     if session.phase != .closing || !session.heldReplies.isEmpty {
-      if session.phase == .open { pushes.syncPushes(session) }
+      if session.phase == .open {
+        pushes.syncPushes(session)
+        // Only with tails open: reaching the tail pump costs metadata lookups in generic code.
+        if session.hasTails {
+          pushes.pumpTails(session, beforeReplies: !session.heldReplies.isEmpty)
+        }
+      }
       output.appendHeldReplies(session)
     }
     output.flush(session)
@@ -233,7 +288,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   // MARK: - Pushes
 
-  private func scheduleSync() {
+  @inlinable
+  func scheduleSync() {
     guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
       self.assumeIsolated(on: loop) { core in core.syncAll() }
@@ -241,6 +297,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Called by the revision counter when an effect's action changed the state.
+  @usableFromInline
   nonisolated func stateDidChange() {
     guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
@@ -249,6 +306,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Brings every session's subscriptions up to the current revision.
+  @usableFromInline
   func syncAll(force: Bool = false) {
     revision.clearSyncScheduled()
     if let deferredUntil = pushes.syncAll(sessions.values, force: force) {

@@ -8,8 +8,12 @@ struct GetCommand: ClientCommand {
     CommandSpec(
       name: "storeclient get",
       abstract: "Print a scope's state as JSON.",
+      discussion: """
+        With --at, the state the scope had at a past revision (a host that keeps a history         rebuilds it; 'storeclient log' shows the revisions).
+        """,
       arguments: [ArgumentSpec("scope", help: "The scope, e.g. counter or todos/<id>.")],
       options: CommonOptions.endpoint + [
+        .option("at", value: "rev", help: "Print the state at this past revision."),
         .flag("compact", help: "Print one line of JSON (the default when not on a terminal)."),
         .flag("pretty", help: "Print indented JSON (the default on a terminal)."),
       ])
@@ -18,6 +22,7 @@ struct GetCommand: ClientCommand {
   var endpoint: HostEndpoint
   var scope: String
   var pretty: Bool?
+  var revision: Revision?
 
   init(_ arguments: ParsedArguments, endpoint: HostEndpoint) throws(UsageError) {
     if arguments.flag("compact") && arguments.flag("pretty") {
@@ -26,14 +31,22 @@ struct GetCommand: ClientCommand {
     self.endpoint = endpoint
     self.scope = arguments.positionals[0]
     self.pretty = arguments.flag("compact") ? false : arguments.flag("pretty") ? true : nil
+    self.revision = try arguments.integer("at", in: 0...Int.max).map(Revision.init)
   }
 
   func run(console: Console) async throws(CommandFailure) {
     let scope = self.scope
-    let snapshot = try await withClient(self.endpoint) { client throws(RemoteError) in
-      try await client.get(scope)
+    let state: JSON
+    if let revision = self.revision {
+      state = try await HistoryReader.with(self.endpoint) { reader throws(RemoteError) in
+        try await reader.state(of: scope, at: revision)
+      }
+    } else {
+      state = try await withClient(self.endpoint) { client throws(RemoteError) in
+        try await client.get(scope).state
+      }
     }
     let pretty = self.pretty ?? console.outputIsTerminal
-    console.print(pretty ? snapshot.state.prettyPrinted() : snapshot.state.compactString)
+    console.print(pretty ? state.prettyPrinted() : state.compactString)
   }
 }
