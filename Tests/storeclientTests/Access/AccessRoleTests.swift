@@ -9,7 +9,7 @@ import Wire
 #endif
 
 /// Roles with a second, real Unix user: refused, read-only and read-write connections to the
-/// real `storehost`, the socket's mode and group, and the roles in `_host`.
+/// real `storehost`, the socket's mode and group, and the roles in `_host` and in the history.
 @Suite(
   .serialized, .timeLimit(.minutes(3)),
   .enabled(if: Binaries.available, "storehost and storeclient must be built next to the tests"),
@@ -104,6 +104,16 @@ struct AccessRoleTests {
     try await waitUntil("the host logs the connection's role") {
       host.errors.text.contains("uid=\(user.uid) role=rw")
     }
+    // The history's entry for that action names its sender's user and role.
+    let log = try await storeclient(["log", "--socket", path, "--format", "json", "counter"])
+    #expect(log.status == 0, "\(log.errors)")
+    let origins = log.output.split(separator: "\n").compactMap { line in
+      (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["origin"]
+        as? [String: Any]
+    }
+    #expect(
+      origins.contains { $0["uid"] as? Int == Int(user.uid) && $0["role"] as? String == "rw" },
+      "\(log.output)")
     try await host.stop()
   }
 }
