@@ -63,7 +63,8 @@ let package = Package(
     .testTarget(
       name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples", "Architecture", "Hosting"]),
     .testTarget(
-      name: "storeclientTests", dependencies: ["storeclient", "Remote", "Wire", "ArgumentParsing", "Examples"]),
+      name: "storeclientTests",
+      dependencies: ["storeclient", "Remote", "Wire", "ArgumentParsing", "Examples", "Hosting"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
   ],
   swiftLanguageModes: [.v6]
