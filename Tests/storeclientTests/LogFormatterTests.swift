@@ -64,7 +64,7 @@ import Wire
 @Suite struct HistoryHelpTests {
   @Test func logHelpIsGolden() {
     #expect(
-      LogCommand.spec.help == """
+      LogCommand.spec.help(width: 80) == """
         OVERVIEW: Print the actions the host reduced: who sent what, and when.
 
         One line per action: its revision, the time of day it was reduced (local time;
@@ -76,7 +76,8 @@ import Wire
         new actions until interrupted; if the host restarts, it waits for it and goes
         on.
 
-        USAGE: storeclient log [--socket <path>] [--since <rev>] [--limit <n>] [--follow] [--format <format>] [--changes] [<scope>]
+        USAGE: storeclient log [--socket <path>] [--since <rev>] [--limit <n>]
+                               [--follow] [--format <format>] [--changes] [<scope>]
 
         ARGUMENTS:
           <scope>                 Only actions sent to this scope, or to any scope a
@@ -108,7 +109,7 @@ import Wire
 
   @Test func diffHelpIsGolden() {
     #expect(
-      DiffCommand.spec.help == """
+      DiffCommand.spec.help(width: 80) == """
         OVERVIEW: Print what changed in a scope between two revisions.
 
         Reads the scope's state at both revisions from the host's history. Formats:
@@ -116,7 +117,8 @@ import Wire
         or '(no change)'; 'patch' prints the RFC 6902 JSON Patch operations that turn
         the first state into the second, as one JSON array.
 
-        USAGE: storeclient diff [--socket <path>] [--format <format>] <scope> <rev1> <rev2>
+        USAGE: storeclient diff [--socket <path>] [--format <format>] <scope> <rev1>
+                                <rev2>
 
         ARGUMENTS:
           <scope>                 The scope, e.g. counter or todos/<id>.

@@ -9,7 +9,8 @@ enum StoreClient {
   /// The subcommands, in the order help lists them.
   static let commands: [any ClientCommand.Type] = [
     ScopesCommand.self, GetCommand.self, WatchCommand.self, SendCommand.self, LogCommand.self,
-    DiffCommand.self, PingCommand.self, BenchCommand.self, DialStdioCommand.self,
+    DiffCommand.self, PingCommand.self, BenchCommand.self, InspectCommand.self,
+    DialStdioCommand.self,
   ]
 
   /// The root command's interface.

@@ -9,7 +9,8 @@ struct GetCommand: ClientCommand {
       name: "storeclient get",
       abstract: "Print a scope's state as JSON.",
       discussion: """
-        With --at, the state the scope had at a past revision (a host that keeps a history rebuilds it; 'storeclient log' shows the revisions).
+        With --at, the state the scope had at a past revision (a host that keeps a history
+        rebuilds it; 'storeclient log' shows the revisions).
         """,
       arguments: [ArgumentSpec("scope", help: "The scope, e.g. counter or todos/<id>.")],
       options: CommonOptions.endpoint + [

@@ -41,13 +41,6 @@ extension Platform {
   static func isTerminal(_ descriptor: Int32) -> Bool {
     isatty(descriptor) == 1
   }
-
-  /// The terminal's width in columns, if the descriptor is one.
-  static func terminalColumns(_ descriptor: Int32) -> Int? {
-    var size = winsize()
-    guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-    return Int(size.ws_col)
-  }
 }
 
 // MARK: - Process
