@@ -69,7 +69,7 @@ for _ in $(seq 1 100); do grep -q "Server listening" "$work/sshd.log" && break; 
 grep -q "Server listening" "$work/sshd.log" || { cat "$work/sshd.log" >&2; echo "error: sshd did not start" >&2; exit 1; }
 
 socket="$work/host.sock"
-"$HOST" --socket "$socket" --log-level warning &
+"$HOST" --socket "$socket" --ephemeral --log-level warning &
 pids+=($!)
 for _ in $(seq 1 100); do [[ -S "$socket" ]] && break; sleep 0.1; done
 

@@ -76,22 +76,11 @@ final class SpawnedProcess: Sendable {
 
 /// `storehost` for the access tests: its own arguments, environment and user.
 enum AccessHost {
-  /// `--ephemeral` when this storehost keeps its state on disk by default (durability), so
-  /// that tests never write outside their temporary directories; nothing before that.
-  static let ephemeral: [String] = {
-    guard let binary = Binaries.storehost else { return [] }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = ["--help"]
-    let output = CapturedOutput()
-    process.standardOutput = output.handle
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return [] }
-    process.waitUntilExit()
-    return output.text.contains("--ephemeral") ? ["--ephemeral"] : []
-  }()
+  /// storehost keeps its state on disk by default (durability): the tests' hosts keep it in
+  /// memory, so that tests never write outside their temporary directories.
+  static let ephemeral = ["--ephemeral"]
 
-  /// Starts `storehost arguments…` (with `--ephemeral` where it exists) and, when
+  /// Starts `storehost --ephemeral arguments…` and, when
   /// `socketPath` is given, waits until it listens there.
   static func start(
     _ arguments: [String], socketPath: String?, as user: TemporaryUser? = nil,
