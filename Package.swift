@@ -51,7 +51,11 @@ let package = Package(
     .target(name: "HTTPServing"),
     // A raw TCP client for the tests of the HTTP server and of the inspector.
     .target(name: "HTTPTestSupport"),
-    .target(name: "Remote", dependencies: ["Architecture", "Wire"]),
+    .target(
+      name: "Remote",
+      dependencies: [
+        "Architecture", "Wire", .target(name: "CSystemLinux", condition: .when(platforms: [.linux])),
+      ]),
     .executableTarget(name: "storehost", dependencies: ["Hosting", "Wire", "Examples", "ArgumentParsing"]),
     .executableTarget(
       name: "storeclient", dependencies: ["Remote", "Wire", "ArgumentParsing", "HTTPServing"]),
@@ -70,7 +74,7 @@ let package = Package(
     .testTarget(
       name: "storeclientTests",
       dependencies: [
-        "storeclient", "Remote", "Wire", "ArgumentParsing", "Examples", "HTTPServing",
+        "storeclient", "Remote", "Wire", "ArgumentParsing", "Examples", "Hosting", "HTTPServing",
         "HTTPTestSupport",
       ]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),

@@ -6,6 +6,7 @@
 //   <sys/eventfd.h>   eventfd                                  (the event loop's wakeup)
 //   <malloc.h>        mallopt, malloc_trim, M_MMAP_THRESHOLD   (the host's allocator settings)
 //   accept4, pthread_setname_np, struct ucred                  (_GNU_SOURCE only, see below)
+//   posix_spawn_file_actions_addclosefrom_np                  (_GNU_SOURCE only: Remote's ssh)
 //   fallocate                          (_GNU_SOURCE only: a durable host's journal segments)
 #ifndef C_SYSTEM_LINUX_H
 #define C_SYSTEM_LINUX_H
@@ -13,6 +14,7 @@
 #if defined(__linux__)
 #include <malloc.h>
 #include <pthread.h>
+#include <spawn.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -24,6 +26,7 @@
 #if !defined(__USE_GNU)
 extern int accept4(int fd, struct sockaddr *addr, socklen_t *addr_len, int flags);
 extern int pthread_setname_np(pthread_t thread, const char *name);
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 extern int fallocate(int fd, int mode, off_t offset, off_t len);
 struct ucred {
   pid_t pid;

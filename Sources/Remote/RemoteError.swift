@@ -17,6 +17,13 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
   case noHost(path: String)
   /// The socket could not be used: the path is too long, permission was denied, … .
   case connectionFailed(SocketError)
+  /// The process serving the socket runs as a user the client does not accept as its host's
+  /// (see ``HostUsers``): someone else may have put a socket where the client's host should
+  /// be. `uid` and `user` say whose it is (`nil` when the platform could not tell).
+  case untrustedHost(path: String, uid: UInt32?, user: String?)
+  /// The transport to the host failed: the `ssh` that carries the connection exited, with
+  /// what it (or `storeclient dial-stdio` on the other machine) said.
+  case transportFailed(String)
   /// The connection ended: the host went away (`reason` is its `bye` reason, if it said one),
   /// or the connection was closed locally. A request in flight has an unknown outcome.
   case disconnected(reason: String?)
@@ -69,7 +76,7 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Whether retrying later, on a new connection, may succeed: the host may come back.
   public var isTransient: Bool {
     switch self {
-    case .noHost, .disconnected, .timedOut, .connectionFailed: true
+    case .noHost, .disconnected, .timedOut, .connectionFailed, .transportFailed: true
     case .rejected(let code, _): code == .overloaded
     default: false
     }
@@ -81,6 +88,14 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
     case .noHost(let path):
       "no host is listening on \(path) — start one with `storehost --socket \(path)`"
     case .connectionFailed(let error): error.description
+    case .untrustedHost(let path, let uid?, let user):
+      "refusing the host at \(path): it runs as \(user.map { "\($0) (uid \(uid))" } ?? "uid \(uid)"), "
+        + "not as you (uid \(Platform.userID)) or root, so someone else may have put this socket "
+        + "where your host should be; if it is the host you mean, name its user (storeclient "
+        + "--host-user \(user ?? String(uid)), or hostUsers in RemoteStoreConfiguration)"
+    case .untrustedHost(let path, nil, _):
+      "refusing the host at \(path): this platform does not say which user serves the socket"
+    case .transportFailed(let detail): detail
     case .disconnected(let reason):
       reason.map { "the host closed the connection (\($0))" } ?? "the connection to the host was lost"
     case .unknownScope(let message), .scopeUnavailable(let message): message

@@ -18,7 +18,12 @@ enum StorehostCommand {
     options: [
       .option(
         "socket", value: "path", help: "The socket file to listen on.",
-        default: "$STOREHOST_SOCKET, else $XDG_RUNTIME_DIR/storehost.sock, else /tmp/storehost-<uid>.sock"),
+        default:
+          "$STOREHOST_SOCKET, else storehost.sock in the private directory $XDG_RUNTIME_DIR/storehost, else /tmp/storehost-<uid>"),
+      .option(
+        "allow", value: "who[:ro|:rw]",
+        help:
+          "Let a user (name or uid), @group or * (everyone) connect: ro may read, subscribe and follow the history, rw may also send (ro when no role is given). Repeatable; the host's own user is always rw."),
       .option("app", value: "name", help: "The app to serve: \(ExampleApp.names.joined(separator: ", ")).", default: "examples"),
       .option(
         "data", value: "dir", help: "The directory the app's state is kept in (created with mode 0700).",
@@ -30,7 +35,9 @@ enum StorehostCommand {
         default: "everysec"),
       .flag("reset", help: "Move the data directory aside (to <dir>.old-<timestamp>) and start empty."),
       .option("max-frame", value: "bytes", help: "The largest frame read or written.", default: "16777216"),
-      .option("mode", value: "octal", help: "Permission bits of the socket file.", default: "0600"),
+      .option(
+        "mode", value: "octal", help: "Permission bits of the socket file.",
+        default: "the least --allow needs: 0600, 0660 for one group, else 0666"),
       .option("log-level", value: "level", help: "trace, debug, info, warning or error.", default: "info"),
       .option(
         "history", value: "n",
@@ -60,7 +67,7 @@ enum StorehostCommand {
         "snapshot-growth", value: "percent",
         help: "Journal growth since the last snapshot, in percent of its size, that triggers the next.",
         default: "100"),
-      .flag("allow-other-users", help: "Accept connections from processes of other users."),
+      .flag("allow-other-users", help: "Let every user connect and send (the same as --allow '*:rw')."),
       .flag("version", help: "Show the version.", hiddenFromUsage: true),
     ])
 
@@ -75,9 +82,20 @@ enum StorehostCommand {
     let parsed = try spec.parse(arguments)
     if parsed.wantsHelp { return .help }
     if parsed.flag("version") { return .version }
-    let path = parsed.value("socket") ?? DefaultSocketPath.resolve(environment: environment)
-    guard !path.isEmpty else { throw UsageError("The value '' is invalid for '--socket <path>'") }
-    var configuration = HostConfiguration(socketPath: path)
+    var configuration: HostConfiguration
+    if let path = parsed.value("socket") {
+      guard !path.isEmpty else { throw UsageError("The value '' is invalid for '--socket <path>'") }
+      configuration = HostConfiguration(socketPath: path)
+    } else {
+      configuration = HostConfiguration(defaultSocketIn: environment)
+    }
+    for text in parsed.values["allow"] ?? [] {
+      do {
+        configuration.access.rules.append(try AccessRule(parsing: text))
+      } catch {
+        throw UsageError("The value '\(text)' is invalid for '--allow <who[:ro|:rw]>': \(error)")
+      }
+    }
     if let frame = try parsed.integer("max-frame", in: 64...(1 << 30)) { configuration.maxFrameSize = frame }
     if let mode = try parsed.integer("mode", in: 0...0o777, radix: 8) { configuration.socketMode = UInt32(mode) }
     if let limit = try parsed.integer("max-connections", in: 1...65536) { configuration.maxConnections = limit }
@@ -112,7 +130,7 @@ enum StorehostCommand {
       }
       configuration.logLevel = level
     }
-    configuration.allowOtherUsers = parsed.flag("allow-other-users")
+    if parsed.flag("allow-other-users") { configuration.allowOtherUsers = true }
     let app = parsed.value("app") ?? "examples"
     guard ExampleApp.names.contains(app) else {
       throw UsageError("The value '\(app)' is invalid for '--app <name>': expected one of \(ExampleApp.names.joined(separator: ", "))")

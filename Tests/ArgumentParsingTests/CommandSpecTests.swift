@@ -76,3 +76,21 @@ private let send = CommandSpec(
   #expect(help.contains("  --socket <path>         The socket. (default: /tmp/x.sock)"))
   #expect(help.hasSuffix("  -h, --help              Show help information."))
 }
+
+@Test func aLongOptionsHelpContinuesInTheHelpColumn() {
+  let spec = CommandSpec(
+    name: "tool", abstract: "A tool.",
+    options: [
+      .option(
+        "remote-storeclient", value: "path",
+        help: "A help text long enough to wrap onto a second line of the help column here.")
+    ])
+  let lines = spec.help.split(separator: "\n", omittingEmptySubsequences: false)
+  guard let first = lines.firstIndex(of: "  --remote-storeclient <path>") else {
+    Issue.record("the option's name is not on a line of its own:\n\(spec.help)")
+    return
+  }
+  // Every line of its help starts at column 26, like every other option's.
+  #expect(lines[first + 1].hasPrefix(String(repeating: " ", count: 26) + "A help"))
+  #expect(lines[first + 2].hasPrefix(String(repeating: " ", count: 26) + "the help"))
+}

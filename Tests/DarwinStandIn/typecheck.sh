@@ -24,7 +24,8 @@ swiftc -typecheck -parse-as-library -module-name Wire -swift-version 6 \
   "$root/Sources/Wire/Sockets/PeerCredentials.swift"
 # storeclient's shim, in a module of its own name.
 swiftc -typecheck -parse-as-library -module-name storeclient -swift-version 6 \
-  -I "$scratch" -I "$here/CDarwin" "$root/Sources/storeclient/Utilities/Platform.swift"
+  -I "$scratch" -I "$here/CDarwin" "$root/Sources/storeclient/Utilities/Platform.swift" \
+  "$root/Sources/storeclient/Utilities/Platform+Relay.swift"
 # ArgumentParsing's terminal width.
 swiftc -typecheck -parse-as-library -module-name ArgumentParsing -swift-version 6 \
   -I "$scratch" -I "$here/CDarwin" "$root/Sources/ArgumentParsing/TerminalWidth.swift"

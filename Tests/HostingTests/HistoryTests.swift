@@ -80,7 +80,7 @@ struct HistoryTests {
         == .object([
           "kind": .string("client"), "session": .string(session),
           "client": .string("hosting-tests"), "pid": .int(Int64(getpid())),
-          "uid": .int(Int64(getuid())),
+          "uid": .int(Int64(getuid())), "role": .string("rw"),
         ]))
     #expect(mine["scope"] == .string("counter"))
     #expect(mine["action"] == J(Self.increment))

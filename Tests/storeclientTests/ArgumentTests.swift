@@ -21,7 +21,7 @@ import Wire
       Issue.record("expected an action")
       return
     }
-    #expect(action == J(#"{"set":{"_0":5}}"#) && send.wait && send.scope == "counter" && send.socketPath == "/s")
+    #expect(action == J(#"{"set":{"_0":5}}"#) && send.wait && send.scope == "counter" && send.endpoint == .local("/s"))
     let stdin = try SendCommand(try SendCommand.spec.parse(["counter", "-", "--no-wait"]), socketPath: "/s")
     guard case .standardInput = stdin.input else {
       Issue.record("'-' did not select standard input")
@@ -54,15 +54,21 @@ import Wire
 
   @Test func helpFollowsArgumentParserConventions() {
     let root = StoreClient.spec.help(width: 80)
-    #expect(root.hasPrefix("OVERVIEW: Drive, watch and script a storehost daemon over its Unix socket.\n\nUSAGE: storeclient <subcommand>\n"))
-    for name in ["scopes", "get", "watch", "send", "ping", "bench"] {
+    #expect(root.hasPrefix("OVERVIEW: Drive, watch and script a storehost daemon over its Unix socket.\n\n"))
+    #expect(root.contains("\n\nUSAGE: storeclient <subcommand>\n"))
+    for name in ["scopes", "get", "watch", "send", "ping", "bench", "dial-stdio"] {
       #expect(root.contains("\n  \(name) "), "root help lists \(name)")
     }
     #expect(root.hasSuffix("  See 'storeclient help <subcommand>' for detailed help."))
     #expect(SendCommand.spec.usage == "storeclient send [--socket <path>] [--no-wait] <scope> <action-json>")
     for command in StoreClient.commands {
-      #expect(command.spec.help(width: 80).contains("  --socket <path>"), "\(command.spec.name) takes --socket")
-      #expect(command.spec.help(width: 80).hasSuffix("  -h, --help              Show help information."))
+      let help = command.spec.help(width: 80)
+      #expect(help.contains("  --socket <path>"), "\(command.spec.name) takes --socket")
+      #expect(
+        help.contains("  --host <url>") == command.reachesOtherMachines,
+        "\(command.spec.name) takes --host unless it only works on this machine")
+      #expect(help.contains("  --host-user <name>"), "\(command.spec.name) takes --host-user")
+      #expect(help.hasSuffix("  -h, --help              Show help information."))
     }
   }
 

@@ -35,7 +35,7 @@ import Wire
 
 @Suite struct BenchOptionsTests {
   private func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
-    try BenchOptions(try BenchCommand.spec.parse(arguments), socketPath: "/tmp/x.sock")
+    try BenchOptions(try BenchCommand.spec.parse(arguments), endpoint: .local("/tmp/x.sock"))
   }
 
   private func message(_ arguments: [String]) -> String? {

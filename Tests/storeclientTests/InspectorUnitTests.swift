@@ -54,10 +54,19 @@ import Wire
         USAGE: storeclient inspect [--socket <path>] [--listen <address:port>]
 
         OPTIONS:
-          --socket <path>         The socket file of the host to talk to. (default:
-                                  $STOREHOST_SOCKET, else
-                                  $XDG_RUNTIME_DIR/storehost.sock, else
-                                  /tmp/storehost-<uid>.sock)
+          --socket <path>         The host's socket file (with --host: its path on that
+                                  machine). (default: $STOREHOST_SOCKET, else
+                                  storehost.sock in $XDG_RUNTIME_DIR/storehost, else in
+                                  /tmp/storehost-<uid>)
+          --host <url>            Reach a host on another machine through ssh:
+                                  ssh://[user@]machine[:port][/path/to/socket].
+                                  (default: $STOREHOST_HOST, else this machine)
+          --host-user <name>      Also accept a host run by this user (by default only
+                                  your own user's or root's). Repeatable.
+          --remote-storeclient <path>
+                                  storeclient on the --host machine. (default:
+                                  $STOREHOST_REMOTE_STORECLIENT, else storeclient in the
+                                  remote PATH)
           --listen <address:port>
                                   Where to serve the page: a loopback address and a
                                   port, 0 for any free one. (default: 127.0.0.1:0)

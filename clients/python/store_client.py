@@ -6,7 +6,10 @@ Standard library only. It connects to a running host, says hello, subscribes to 
 applies to the revision the client holds, the patch for an action arrives before its ack
 (read your writes), and the mirrored count moved by exactly the number of acked actions.
 
-    python3 clients/python/store_client.py --socket /tmp/storehost-1000.sock --sends 100
+    python3 clients/python/store_client.py --socket /tmp/storehost-1000/storehost.sock --sends 100
+
+Before it sends anything it checks who serves the socket (SO_PEERCRED): its own user, root,
+or a user named with --host-user; another user's socket is refused, naming that user.
 
 Exit status 0 when every check passed, 1 otherwise.
 """
@@ -14,6 +17,7 @@ Exit status 0 when every check passed, 1 otherwise.
 import argparse
 import json
 import os
+import pwd
 import socket
 import struct
 import sys
@@ -23,13 +27,52 @@ class ProtocolError(Exception):
     pass
 
 
+class UntrustedHost(Exception):
+    pass
+
+
+def name_or_uid(uid):
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+def check_host(sock, path, host_users):
+    """Refuses a socket served by a user other than this one, root, or those named."""
+    if not hasattr(socket, "SO_PEERCRED"):
+        return  # not Linux: the credentials are not available through the socket module
+    credentials = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    _pid, uid, _gid = struct.unpack("3i", credentials)
+    if uid in (os.getuid(), 0) or uid in host_users:
+        return
+    raise UntrustedHost(
+        "refusing the host at %s: it runs as %s (uid %d), not as you (uid %d) or root, so "
+        "someone else may have put this socket where your host should be; if it is the host "
+        "you mean, pass --host-user %s" % (path, name_or_uid(uid), uid, os.getuid(), name_or_uid(uid)))
+
+
+def resolve_user(name):
+    if name.isdigit():
+        return int(name)
+    try:
+        return pwd.getpwnam(name).pw_uid
+    except KeyError:
+        raise SystemExit("store_client.py: --host-user: this machine has no user named %r" % name)
+
+
 class Connection:
     """One framed JSON connection: 4-byte big-endian length, then UTF-8 JSON."""
 
-    def __init__(self, path):
+    def __init__(self, path, host_users=()):
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.settimeout(10)
         self.sock.connect(path)
+        try:
+            check_host(self.sock, path, host_users)
+        except UntrustedHost:
+            self.sock.close()
+            raise
         self.buffer = b""
 
     def send(self, message):
@@ -91,17 +134,19 @@ def default_socket():
     if os.environ.get("STOREHOST_SOCKET"):
         return os.environ["STOREHOST_SOCKET"]
     if os.environ.get("XDG_RUNTIME_DIR"):
-        return os.path.join(os.environ["XDG_RUNTIME_DIR"], "storehost.sock")
-    return "/tmp/storehost-%d.sock" % os.getuid()
+        return os.path.join(os.environ["XDG_RUNTIME_DIR"].rstrip("/"), "storehost", "storehost.sock")
+    return "/tmp/storehost-%d/storehost.sock" % os.getuid()
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--socket", default=default_socket())
     parser.add_argument("--sends", type=int, default=100)
+    parser.add_argument("--host-user", action="append", default=[],
+                        help="also accept a host run by this user (repeatable)")
     args = parser.parse_args()
 
-    conn = Connection(args.socket)
+    conn = Connection(args.socket, [resolve_user(name) for name in args.host_user])
     conn.send({"type": "hello", "protocol": 1, "client": "store_client.py/1.0"})
     welcome = conn.receive()
     if welcome.get("type") != "welcome" or welcome.get("protocol") != 1:
@@ -165,6 +210,6 @@ def main():
 if __name__ == "__main__":
     try:
         main()
-    except (ProtocolError, OSError, ValueError, KeyError) as error:
+    except (ProtocolError, UntrustedHost, OSError, ValueError, KeyError) as error:
         print("store_client.py: %s" % error, file=sys.stderr)
         sys.exit(1)

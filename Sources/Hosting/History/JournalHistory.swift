@@ -150,9 +150,10 @@ extension HistoryEntry {
   init(_ record: JournalRecord) {
     let origin: Origin
     switch record.origin {
-    case .client(let session, let client, let pid, let uid):
+    case .client(let session, let client, let pid, let uid, let role):
       origin = .client(
-        session: String(session), client: client, pid: Int64(pid), uid: Int64(uid))
+        session: String(session), client: client, pid: Int64(pid), uid: Int64(uid),
+        role: role.rawValue)
     case .effect:
       origin = .effect
     case .host:

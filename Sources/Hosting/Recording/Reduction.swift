@@ -2,9 +2,9 @@ import Wire
 
 /// Who sent an action that a host reduced: the `origin` of a history entry (PROTOCOL.md §8).
 public enum ReductionOrigin: Sendable, Equatable {
-  /// A client's `send`: its session, the name it gave in `hello`, and its process and user ids
-  /// (from the socket's peer credentials).
-  case client(session: Int, client: String?, pid: Int32, uid: UInt32)
+  /// A client's `send`: its session, the name it gave in `hello`, its process and user ids
+  /// (from the socket's peer credentials), and the role the host's access policy gave it.
+  case client(session: Int, client: String?, pid: Int32, uid: UInt32, role: AccessRole)
   /// An action fed back by an effect.
   case effect
   /// An action the hosting program sent itself (``StoreHost/send(_:)``).

@@ -30,6 +30,7 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
   /// calls out to ``target(_:id:scope:)`` or ``decode(_:for:session:id:)``.
   @inlinable
   func send(_ session: Session<State, Action>, id: Int64?, scope name: String, action json: JSON) {
+    guard self.maySend(session, id: id) else { return }
     let bound: BoundScope<State, Action>
     if let cache = session.sendCache, cache.name == name {
       bound = cache.bound
@@ -146,7 +147,7 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
       action,
       origin: .client(
         session: session.id, client: session.clientName, pid: session.processID,
-        uid: session.userID),
+        uid: session.userID, role: session.role),
       scope: scope, json: json)
     self.statistics.actionsFromClients += 1
   }

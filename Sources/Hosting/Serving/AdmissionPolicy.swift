@@ -5,26 +5,36 @@ import Wire
 struct AdmissionPolicy {
   /// What becomes of a new connection.
   enum Decision {
-    /// It is served.
-    case admit
+    /// It is served, with this role.
+    case admit(AccessRole)
     /// It is answered `message`, then closed; `reason` is logged.
     case refuse(HostMessage, reason: String)
   }
 
   let configuration: HostConfiguration
 
-  /// Decides about a connection from `userID`, while the host serves `connections` others.
-  func decide(userID: UInt32, connections: Int, isShuttingDown: Bool) -> Decision {
+  /// Decides about a connection from `client` (`nil` when the platform could not say who it
+  /// is), while the host serves `connections` others.
+  func decide(client: ConnectingClient?, connections: Int, isShuttingDown: Bool) -> Decision {
     if isShuttingDown {
       return .refuse(.bye(reason: "shutdown"), reason: "host is shutting down")
     }
-    if userID != Platform.userID && !self.configuration.allowOtherUsers {
+    guard let client else {
       return .refuse(
         .error(
           id: nil, code: .forbidden,
-          message: "connections from uid \(userID) are not allowed; this host serves uid "
-            + "\(Platform.userID) only (start it with --allow-other-users to change that)"),
-        reason: "peer uid \(userID) is another user")
+          message: "the host cannot tell which user is connecting, so it serves nobody it "
+            + "cannot identify"),
+        reason: "no peer credentials")
+    }
+    let role: AccessRole
+    switch self.configuration.access.decision(for: client, hostUserID: Platform.userID) {
+    case .allow(let granted):
+      role = granted
+    case .refuse(let why):
+      return .refuse(
+        .error(id: nil, code: .forbidden, message: why),
+        reason: "uid \(client.userID) refused: \(why)")
     }
     if connections >= self.configuration.maxConnections {
       return .refuse(
@@ -34,7 +44,7 @@ struct AdmissionPolicy {
             + "(its --max-connections limit); try again later"),
         reason: "connection limit \(self.configuration.maxConnections) reached")
     }
-    return .admit
+    return .admit(role)
   }
 
   /// Whether `session` is still waiting for its `hello` past the hello timeout at `now`.

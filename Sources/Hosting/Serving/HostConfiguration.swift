@@ -1,11 +1,22 @@
+import Wire
+
 /// How a host listens and what it allows; every limit has a sane default.
 public struct HostConfiguration: Sendable {
   /// The socket file's path.
   public var socketPath: String
-  /// The socket file's permission bits (default `0o600`: only the owner may connect).
-  public var socketMode: UInt32 = 0o600
-  /// Whether processes of other users may connect (checked with the peer's credentials).
-  public var allowOtherUsers = false
+  /// Whether the host creates the socket's directory and checks it before listening: mode
+  /// 0700 (or the search bits ``access`` needs), refused when another user owns it or may
+  /// write to it. `true` for the default path, in the user's private directory.
+  public var managesSocketDirectory = false
+  /// The socket file's permission bits; `nil` (the default) for the least that ``access``
+  /// needs: `0o600` when only the host's user may connect, `0o660` with the group when the
+  /// rules name one group, `0o666` otherwise. The peer check decides who is served, whatever
+  /// the mode.
+  public var socketMode: UInt32?
+  /// Who besides the host's own user may connect, and with which role: ``AccessRole/readOnly``
+  /// connections may read, subscribe and follow the history; ``AccessRole/readWrite`` ones may
+  /// also send. By default nobody else may connect.
+  public var access = AccessPolicy()
   /// The largest frame the host reads or writes (default 16 MiB).
   public var maxFrameSize = 16 * 1024 * 1024
   /// The most client connections served at once; one more is answered `overloaded`.
@@ -46,7 +57,32 @@ public struct HostConfiguration: Sendable {
   public var logLevel: LogLevel = .info
 
   /// A configuration for a socket path with every other setting at its default.
+  ///
+  /// - Parameter socketPath: The socket file's path; its directory must exist.
   public init(socketPath: String) {
     self.socketPath = socketPath
+  }
+
+  /// A configuration for the default socket path — `$STOREHOST_SOCKET`, else
+  /// `storehost.sock` in the user's private directory (`$XDG_RUNTIME_DIR/storehost`, else
+  /// `/tmp/storehost-<uid>`), which the host creates and checks — with every other setting
+  /// at its default. Clients find the same path by default.
+  ///
+  /// - Parameter environment: The process environment.
+  public init(defaultSocketIn environment: [String: String]) {
+    self.socketPath = DefaultSocketPath.resolve(environment: environment)
+    self.managesSocketDirectory = DefaultSocketPath.usesPrivateDirectory(environment: environment)
+  }
+
+  /// Whether processes of every other user may connect, with the read-write role
+  /// (`--allow-other-users`; the same as an ``AccessRule`` for ``AccessRule/Subject/everyone``
+  /// with ``AccessRole/readWrite``).
+  public var allowOtherUsers: Bool {
+    get { self.access.letsEveryoneWrite }
+    set {
+      let rule = AccessRule(.everyone, .readWrite)
+      self.access.rules.removeAll { $0 == rule }
+      if newValue { self.access.rules.append(rule) }
+    }
   }
 }

@@ -6,6 +6,8 @@ extension HostCore {
   @inlinable
   func startListening() throws(HostStartError) {
     let path = configuration.socketPath
+    var permissions = SocketPermissions.least(for: configuration)
+    try prepareSocketDirectory(permissions)
     if UnixListener.isListenerAlive(path: path) {
       throw HostStartError(
         message: "another host is already listening on \(path); stop it first, or choose "
@@ -13,7 +15,8 @@ extension HostCore {
     }
     do {
       listener = try UnixListener.listen(
-        path: path, mode: Int(configuration.socketMode), replaceStaleSocket: true, loop: loop
+        path: path, mode: Int(permissions.group == nil ? permissions.socketMode : 0o600),
+        replaceStaleSocket: true, loop: loop
       ) { [unowned self] connection in
         // The listener calls back on the loop, the core's executor: the connection never
         // leaves that thread, which the region checker cannot see through assumeIsolated.
@@ -23,7 +26,8 @@ extension HostCore {
     } catch {
       throw HostStartError(message: Self.explain(error, path: path))
     }
-    log(.info, "listening on \(path) (mode \(String(configuration.socketMode, radix: 8)), app \(appName))")
+    permissions = openSocketFile(permissions)
+    logListening(permissions)
   }
 
   @usableFromInline
@@ -46,12 +50,10 @@ extension HostCore {
 
   @inlinable
   func accept(_ connection: UnixConnection) {
-    let credentials = connection.peerCredentials
-    guard
-      let admitted = accept(
-        channel: connection, processID: credentials?.pid ?? 0,
-        userID: credentials?.uid ?? Platform.userID)
-    else { return }
+    let client = connection.peerCredentials.map {
+      ConnectingClient(processID: $0.pid ?? 0, userID: $0.uid, groupID: $0.gid, groups: $0.groups)
+    }
+    guard let admitted = accept(channel: connection, client: client) else { return }
     // Connection callbacks run on the loop, the core's executor, so they enter the core with
     // no hop. They name the session by id: a closed session's late callbacks find nothing.
     let id = admitted.id

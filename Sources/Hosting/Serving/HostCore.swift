@@ -132,27 +132,29 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
 
   // MARK: - Connection events
 
-  /// Admits a new connection, or refuses it (answered, then closed) when the admission policy
-  /// says so. Returns the session to route later events to.
+  /// Admits a new connection from `client` (`nil` when its credentials are unknown), or
+  /// refuses it (answered, then closed) when the admission policy says so. Returns the session
+  /// to route later events to.
   @usableFromInline
-  func accept(
-    channel: any ClientChannel, processID: Int32, userID: UInt32
-  ) -> Session<State, Action>? {
+  func accept(channel: any ClientChannel, client: ConnectingClient?) -> Session<State, Action>? {
     let session = Session<State, Action>(
-      id: nextSessionID, channel: channel, processID: processID, userID: userID,
-      maxFrameSize: configuration.maxFrameSize, tally: subscriptionTally)
+      id: nextSessionID, channel: channel, processID: client?.processID ?? 0,
+      userID: client?.userID ?? UInt32.max, maxFrameSize: configuration.maxFrameSize,
+      tally: subscriptionTally)
     nextSessionID += 1
     let decision = admission.decide(
-      userID: userID, connections: sessions.count, isShuttingDown: isShuttingDown)
-    guard case .admit = decision else {
+      client: client, connections: sessions.count, isShuttingDown: isShuttingDown)
+    guard case .admit(let role) = decision else {
       if case .refuse(let message, let reason) = decision {
         output.refuse(session, message, because: reason)
       }
       return nil
     }
+    session.role = role
     sessions[session.id] = session
     statistics.connections = sessions.count
-    log(.info, "connect session=\(session.id) pid=\(processID) uid=\(userID)")
+    statistics.didConnect(userID: session.userID, role: role)
+    log(.info, "connect session=\(session.id) pid=\(session.processID) uid=\(session.userID) role=\(role)")
     return session
   }
 
@@ -161,6 +163,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
   func didClose(session id: Int, reason: String) {
     guard let session = sessions.removeValue(forKey: id) else { return }
     statistics.connections = sessions.count
+    statistics.didDisconnect(userID: session.userID, role: session.role)
     session.phase = .closing
     log(
       .info,

@@ -2,10 +2,13 @@
 public struct HostFigures: Codable, Equatable, Sendable {
   /// What `scopes` lists as the `_host` scope's description.
   static let summary =
-    "Live figures of this host: connections, subscriptions, revision, throughput, bytes, uptime"
+    "Live figures of this host: connections (by user and role), subscriptions, revision, "
+    + "throughput, bytes, uptime"
 
   /// Open client connections (after the handshake).
   public var connections: Int
+  /// The open connections by user and role, ordered by uid, then role.
+  public var connectionsByUser: [UserConnections]
   /// Live subscriptions over all connections.
   public var subscriptions: Int
   /// The root revision.

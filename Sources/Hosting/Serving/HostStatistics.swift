@@ -15,6 +15,8 @@ final class HostStatistics {
 
   /// Accepted client connections; kept by the core as sessions come and go.
   @usableFromInline var connections = 0
+  /// Accepted connections by user and role (``didConnect(userID:role:)``).
+  private var connectionsByUser: [HostFigures.UserConnections.Key: Int] = [:]
   /// Actions received from clients and reduced.
   @exclusivity(unchecked) @usableFromInline var actionsFromClients: Int64 = 0
   /// Bytes read from clients.
@@ -29,6 +31,18 @@ final class HostStatistics {
     self.subscriptions = subscriptions
   }
 
+  /// Counts a connection admitted for `userID` with `role`.
+  func didConnect(userID: UInt32, role: AccessRole) {
+    self.connectionsByUser[.init(userID: userID, role: role), default: 0] += 1
+  }
+
+  /// Forgets a connection counted by ``didConnect(userID:role:)``.
+  func didDisconnect(userID: UInt32, role: AccessRole) {
+    let key = HostFigures.UserConnections.Key(userID: userID, role: role)
+    guard let count = self.connectionsByUser[key] else { return }
+    self.connectionsByUser[key] = count > 1 ? count - 1 : nil
+  }
+
   /// Measures the actions reduced since the last call; called once a second.
   func tick() {
     let current = self.revision.value
@@ -40,6 +54,7 @@ final class HostStatistics {
   func figures() -> HostFigures {
     HostFigures(
       connections: self.connections,
+      connectionsByUser: HostFigures.UserConnections.list(self.connectionsByUser),
       subscriptions: self.subscriptions.value,
       revision: self.revision.value,
       actionsReduced: self.revision.value,

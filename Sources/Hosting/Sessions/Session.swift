@@ -23,6 +23,9 @@ final class Session<State, Action> {
   @usableFromInline let channel: any ClientChannel
   @usableFromInline let processID: Int32
   @usableFromInline let userID: UInt32
+  /// What the connection may do, as the access policy decided when it was accepted
+  /// (read-only until then: a session that was never admitted cannot send).
+  @usableFromInline var role = AccessRole.readOnly
   @exclusivity(unchecked) @usableFromInline var phase = Phase.awaitingHello
   /// When the connection was accepted (monotonic seconds), for the hello timeout.
   let acceptedAt = Platform.monotonicSeconds()

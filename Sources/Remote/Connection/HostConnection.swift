@@ -186,6 +186,7 @@ public final class HostConnection {
     self.finished = true
     self.connection.onClose = nil
     self.connection.close()
+    let reason = self.transport.connectionDidEnd(self.connection, reason: reason)
     let onClose = self.onClose
     self.onFrame = nil
     self.onMessage = nil

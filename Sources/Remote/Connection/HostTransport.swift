@@ -7,17 +7,17 @@ import Wire
 /// let client = try await HostClient.connect(via: UnixSocketTransport(path: path))
 /// ```
 ///
-/// Today's transport is a Unix-domain socket (``UnixSocketTransport``). Another plugs in by
-/// opening a stream and handing over its descriptor with
-/// `UnixConnection.adopt(fileDescriptor:loop:)`: an SSH transport, for one, would start
-/// `ssh host storeclient dial-stdio` with one end of a `socketpair(2)` as the child's standard
-/// input and output, and return the other end.
-/// Everything above the stream — `hello`, requests, pushes, reconnection — stays the same.
+/// Two transports exist: a Unix-domain socket on this machine (``UnixSocketTransport``), and
+/// one on another machine reached through `ssh` (``SSHTransport``), which starts
+/// `ssh machine storeclient dial-stdio` with one end of a `socketpair(2)` as the child's
+/// standard input and output, and hands the other end over with
+/// `UnixConnection.adopt(fileDescriptor:loop:)`. Everything above the stream — `hello`,
+/// requests, pushes, reconnection — stays the same.
 ///
 /// A transport is also where the host is vouched for, since only it knows what its peer is:
-/// the Unix socket's peer is the host process itself, whose kernel-reported identity
-/// ``UnixSocketTransport/acceptsPeer`` checks; an SSH transport's peer is `ssh`, and the host
-/// is checked at the far end.
+/// the Unix socket's peer is the host process itself, whose kernel-reported user
+/// ``UnixSocketTransport/hostUsers`` checks; an SSH transport's peer is `ssh`, and the host
+/// is checked at the far end, by `dial-stdio`.
 public protocol HostTransport: Sendable, CustomStringConvertible {
   /// Opens a stream to the host, driven by `loop`. Called on the loop's thread.
   ///
@@ -26,15 +26,42 @@ public protocol HostTransport: Sendable, CustomStringConvertible {
   /// - Throws: ``RemoteError/noHost(path:)`` when nothing answers where the host should be,
   ///   ``RemoteError/connectionFailed(_:)`` otherwise.
   func open(on loop: EventLoop) throws(RemoteError) -> UnixConnection
+
+  /// Called on the loop's thread when a connection this transport opened has ended, with the
+  /// reason the connection saw; returns the reason to report. A transport that runs a process
+  /// says here why it ended (its exit status and what it printed), and releases what it held
+  /// for the connection. The default returns `reason` as it is.
+  ///
+  /// - Parameters:
+  ///   - connection: The connection ``open(on:)`` returned, now closed.
+  ///   - reason: Why it ended, as the connection saw it.
+  /// - Returns: The reason to report.
+  func connectionDidEnd(_ connection: UnixConnection, reason: RemoteError) -> RemoteError
+}
+
+extension HostTransport {
+  /// Returns `reason`: a plain stream has nothing to add.
+  ///
+  /// - Parameters:
+  ///   - connection: The ended connection.
+  ///   - reason: Why it ended.
+  /// - Returns: `reason`.
+  public func connectionDidEnd(_ connection: UnixConnection, reason: RemoteError) -> RemoteError {
+    reason
+  }
 }
 
 /// A host listening on a Unix-domain socket on this machine.
 public struct UnixSocketTransport: HostTransport {
   /// The socket path.
   public var path: String
-  /// Decides, once connected, whether the process serving the socket is one to talk to, from
-  /// its kernel-reported credentials (`nil` where the platform reports none); `nil` accepts
-  /// any. A refused peer ends the attempt with ``RemoteError/connectionFailed(_:)``
+  /// The users whose host this client accepts: its own, root, and those named. The process
+  /// serving the socket is checked before anything is sent; another user's is refused with
+  /// ``RemoteError/untrustedHost(path:uid:user:)``.
+  public var hostUsers: HostUsers
+  /// A further check of the process serving the socket, from its kernel-reported credentials
+  /// (`nil` where the platform reports none), after ``hostUsers``; `nil` adds none. A refused
+  /// peer ends the attempt with ``RemoteError/connectionFailed(_:)``
   /// (``SocketError/Code/permissionDenied``).
   public var acceptsPeer: (@Sendable (PeerCredentials?) -> Bool)?
 
@@ -42,9 +69,14 @@ public struct UnixSocketTransport: HostTransport {
   ///
   /// - Parameters:
   ///   - path: The socket path.
-  ///   - acceptsPeer: Checks the serving process's credentials; `nil` accepts any.
-  public init(path: String, acceptsPeer: (@Sendable (PeerCredentials?) -> Bool)? = nil) {
+  ///   - hostUsers: The users whose host is accepted (default: this process's and root).
+  ///   - acceptsPeer: A further check of the serving process's credentials; `nil` for none.
+  public init(
+    path: String, hostUsers: HostUsers = .standard,
+    acceptsPeer: (@Sendable (PeerCredentials?) -> Bool)? = nil
+  ) {
     self.path = path
+    self.hostUsers = hostUsers
     self.acceptsPeer = acceptsPeer
   }
 
@@ -56,8 +88,10 @@ public struct UnixSocketTransport: HostTransport {
   /// - Parameter loop: The loop to run on; the caller must be on its thread.
   /// - Returns: The connected socket.
   /// - Throws: ``RemoteError/noHost(path:)`` when there is no socket file or nobody listens
-  ///   on it, ``RemoteError/connectionFailed(_:)`` for other socket errors (a full listen
-  ///   backlog: ``SocketError/Code/temporarilyUnavailable``) and for a refused peer.
+  ///   on it, ``RemoteError/untrustedHost(path:uid:user:)`` when another user serves it,
+  ///   ``RemoteError/connectionFailed(_:)`` for other socket errors (a full listen
+  ///   backlog: ``SocketError/Code/temporarilyUnavailable``) and for a peer `acceptsPeer`
+  ///   refuses.
   public func open(on loop: EventLoop) throws(RemoteError) -> UnixConnection {
     let connection: UnixConnection
     do {
@@ -67,6 +101,12 @@ public struct UnixSocketTransport: HostTransport {
       case .noSuchFile, .connectionRefused: throw .noHost(path: self.path)
       default: throw .connectionFailed(error)
       }
+    }
+    do {
+      try self.hostUsers.check(connection.peerCredentials, path: self.path)
+    } catch {
+      connection.close()
+      throw error
     }
     if let acceptsPeer = self.acceptsPeer, !acceptsPeer(connection.peerCredentials) {
       connection.close()

@@ -243,7 +243,7 @@ public actor RemoteStore<State: Sendable, Action: Sendable> {
     let generation = self.generation
     self.attachFailure = nil
     let client = try await HostClient.connect(
-      to: self.configuration.socketPath, client: self.configuration.clientName,
+      via: self.configuration.resolvedTransport, client: self.configuration.clientName,
       loop: self.configuration.loop, timeout: self.configuration.connectTimeout)
     await client.onClose { [weak self] reason in
       self?.assumeIsolated { $0.connectionEnded(reason, generation: generation) }

@@ -2,8 +2,15 @@ import Wire
 
 /// How a ``RemoteStore`` connects, and reconnects.
 public struct RemoteStoreConfiguration: Sendable {
-  /// The host's socket path.
+  /// The host's socket path (used when ``transport`` is `nil`).
   public var socketPath: String
+  /// The users whose host the store accepts on ``socketPath``: its own, root, and these
+  /// (see ``HostUsers``); another user's socket is refused with
+  /// ``RemoteError/untrustedHost(path:uid:user:)``.
+  public var hostUsers: HostUsers
+  /// How to reach the host, when not through the Unix socket at ``socketPath``: an
+  /// ``SSHTransport`` to another machine, say. `nil` (the default) for the socket.
+  public var transport: (any HostTransport)?
   /// The name sent in `hello`.
   public var clientName: String
   /// Whether to reconnect when the connection is lost (else the store fails at once).
@@ -27,8 +34,13 @@ public struct RemoteStoreConfiguration: Sendable {
   ///   - maxReconnectAttempts: Attempts before giving up; `nil` for no limit.
   ///   - connectTimeout: How long the host may take to answer `hello`.
   ///   - loop: The loop to run on.
+  ///   - hostUsers: The users whose host is accepted on the socket (default: this process's
+  ///     and root).
+  ///   - transport: How to reach the host instead of the socket, e.g. an ``SSHTransport``.
   public init(
     socketPath: String = SocketPath.default,
+    hostUsers: HostUsers = .standard,
+    transport: (any HostTransport)? = nil,
     clientName: String = "swift-remote/1.0",
     reconnects: Bool = true,
     backoff: Backoff = .default,
@@ -37,12 +49,22 @@ public struct RemoteStoreConfiguration: Sendable {
     loop: EventLoop = .shared
   ) {
     self.socketPath = socketPath
+    self.hostUsers = hostUsers
+    self.transport = transport
     self.clientName = clientName
     self.reconnects = reconnects
     self.backoff = backoff
     self.maxReconnectAttempts = maxReconnectAttempts
     self.connectTimeout = connectTimeout
     self.loop = loop
+  }
+}
+
+extension RemoteStoreConfiguration {
+  /// The transport connections are opened with: ``transport``, else the Unix socket at
+  /// ``socketPath`` checked against ``hostUsers``.
+  public var resolvedTransport: any HostTransport {
+    self.transport ?? UnixSocketTransport(path: self.socketPath, hostUsers: self.hostUsers)
   }
 }
 

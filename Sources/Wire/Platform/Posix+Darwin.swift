@@ -57,7 +57,22 @@
       var pid: pid_t = 0
       var length = socklen_t(MemoryLayout<pid_t>.size)
       let hasPID = getsockopt(fd, SOL_LOCAL, LOCAL_PEERPID, &pid, &length) == 0
-      return PeerCredentials(pid: hasPID ? pid : nil, uid: uid, gid: gid)
+      return PeerCredentials(
+        pid: hasPID ? pid : nil, uid: uid, gid: gid, groups: Self.peerGroups(fd))
+    }
+
+    /// The groups of the process at the other end, from its `xucred` (`LOCAL_PEERCRED`: at
+    /// most 16, the effective group first); empty if it cannot be read.
+    static func peerGroups(_ fd: Int32) -> [UInt32] {
+      var credentials = xucred()
+      var length = socklen_t(MemoryLayout<xucred>.size)
+      guard getsockopt(fd, SOL_LOCAL, LOCAL_PEERCRED, &credentials, &length) == 0,
+        credentials.cr_version == XUCRED_VERSION
+      else { return [] }
+      let count = max(0, min(Int(credentials.cr_ngroups), 16))
+      return withUnsafeBytes(of: credentials.cr_groups) { raw in
+        Array(raw.bindMemory(to: gid_t.self).prefix(count))
+      }
     }
 
     /// Starts a named thread running `body`.

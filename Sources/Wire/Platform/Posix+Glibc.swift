@@ -56,7 +56,28 @@
       guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
         length == socklen_t(MemoryLayout<ucred>.size)
       else { return nil }
-      return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
+      return PeerCredentials(
+        pid: credentials.pid, uid: credentials.uid, gid: credentials.gid,
+        groups: Self.peerGroups(fd))
+    }
+
+    /// The supplementary groups of the process at the other end, via `SO_PEERGROUPS` (Linux
+    /// 4.13 and later; empty before). The first call has room for 32 groups; when the peer has
+    /// more, the kernel says how many (`ERANGE`) and a second call reads them all.
+    static func peerGroups(_ fd: Int32) -> [UInt32] {
+      var capacity = 32
+      for _ in 0..<2 {
+        var groups = [gid_t](repeating: 0, count: capacity)
+        var length = socklen_t(capacity * MemoryLayout<gid_t>.size)
+        let result = groups.withUnsafeMutableBytes {
+          getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, $0.baseAddress, &length)
+        }
+        let count = Int(length) / MemoryLayout<gid_t>.size
+        if result == 0 { return Array(groups.prefix(count)) }
+        guard Glibc.errno == ERANGE, count > capacity else { return [] }
+        capacity = count
+      }
+      return []
     }
 
     /// Starts a named thread running `body`.

@@ -16,6 +16,11 @@ public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
   public var uid: UInt32
   /// The peer's effective group id.
   public var gid: UInt32
+  /// The peer's supplementary groups, as the kernel holds them for its process
+  /// (`SO_PEERGROUPS` on Linux 4.13 and later, `LOCAL_PEERCRED` on Darwin); empty where the
+  /// platform does not report them. Like a file's group permission, membership is the
+  /// process's: a user added to a group has it in processes started after they log in again.
+  public var groups: [UInt32]
 
   /// Creates credentials.
   ///
@@ -23,10 +28,30 @@ public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
   ///   - pid: The process id, if known.
   ///   - uid: The user id.
   ///   - gid: The group id.
-  public init(pid: Int32?, uid: UInt32, gid: UInt32) {
+  ///   - groups: The supplementary group ids, if known.
+  public init(pid: Int32?, uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
     self.pid = pid
     self.uid = uid
     self.gid = gid
+    self.groups = groups
+  }
+
+  /// Whether the peer's process belongs to group `gid`, as its effective group or one of its
+  /// supplementary groups.
+  ///
+  /// - Parameter gid: The group id.
+  /// - Returns: `true` when the process has the group.
+  public func isMember(ofGroup gid: UInt32) -> Bool {
+    self.gid == gid || self.groups.contains(gid)
+  }
+
+  /// The credentials of the process at the other end of a connected `AF_UNIX` socket, as
+  /// the kernel reports them; `nil` if it reports none (not a Unix socket, say).
+  ///
+  /// - Parameter fileDescriptor: The socket.
+  public init?(ofSocket fileDescriptor: Int32) {
+    guard let credentials = Posix.peerCredentials(fileDescriptor) else { return nil }
+    self = credentials
   }
 
   /// The real user id of this process (`getuid()`).

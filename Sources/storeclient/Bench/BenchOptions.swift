@@ -20,7 +20,8 @@ struct BenchOptions: Sendable, Equatable {
     case duration(Double)
   }
 
-  var socketPath: String
+  /// The host, and how to reach it.
+  var endpoint: HostEndpoint
   var clients = 1
   var length = Length.actions(10_000)
   var scope = "counter"
@@ -35,13 +36,13 @@ struct BenchOptions: Sendable, Equatable {
   /// The default number of actions per client.
   static let defaultActions = 10_000
 
-  init(socketPath: String) {
-    self.socketPath = socketPath
+  init(endpoint: HostEndpoint) {
+    self.endpoint = endpoint
   }
 
   /// Reads the options of `storeclient bench`.
-  init(_ arguments: ParsedArguments, socketPath: String) throws(UsageError) {
-    self.socketPath = socketPath
+  init(_ arguments: ParsedArguments, endpoint: HostEndpoint) throws(UsageError) {
+    self.endpoint = endpoint
     self.clients = try arguments.integer("clients", in: 1...10_000) ?? 1
     let actions = try arguments.integer("actions", in: 1...1_000_000_000)
     let duration = try arguments.seconds("duration", in: 0.001...86_400)

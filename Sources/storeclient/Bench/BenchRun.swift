@@ -15,6 +15,8 @@ actor BenchRun {
   nonisolated var unownedExecutor: UnownedSerialExecutor { self.loop.asUnownedSerialExecutor() }
 
   let options: BenchOptions
+  /// How every connection reaches the host (a local socket, or `ssh`).
+  private let transport: any HostTransport
   private let action: PreparedSend
   private let perClientRate: Double?
   /// Actions the first sender counts as sent and acknowledged before the run (the probe).
@@ -92,10 +94,14 @@ actor BenchRun {
     var errors: Int
   }
 
-  /// Creates a run; `alreadyAcknowledged` actions (sent and acknowledged before it, such as
-  /// the command's probe) count as the first sender's first ones.
-  init(options: BenchOptions, loop: EventLoop, alreadyAcknowledged: Int = 0) {
+  /// Creates a run that reaches the host through `transport`; `alreadyAcknowledged` actions
+  /// (sent and acknowledged before it, such as the command's probe) count as the first
+  /// sender's first ones.
+  init(
+    options: BenchOptions, transport: any HostTransport, loop: EventLoop, alreadyAcknowledged: Int = 0
+  ) {
     self.options = options
+    self.transport = transport
     self.loop = loop
     self.alreadyAcknowledged = alreadyAcknowledged
     self.action = PreparedSend(scope: options.scope, action: options.action)
@@ -107,7 +113,7 @@ actor BenchRun {
   /// Opens every connection and waits until senders are welcomed and watchers subscribed.
   func connect() async throws(RemoteError) {
     let client = "storeclient-bench/\(StoreClient.version)"
-    let transport = UnixSocketTransport(path: self.options.socketPath)
+    let transport = self.transport
     do throws(RemoteError) {
       for _ in 0..<self.options.clients {
         let connection = try HostConnection.open(via: transport, client: client, loop: self.loop)

@@ -6,14 +6,17 @@ protocol ClientCommand: Sendable {
   /// The interface, for parsing and `--help`.
   static var spec: CommandSpec { get }
 
+  /// Whether the command may reach a host on another machine (`--host`, `STOREHOST_HOST`).
+  static var reachesOtherMachines: Bool { get }
+
   /// Reads and validates the parsed arguments.
   ///
   /// - Parameters:
   ///   - arguments: The arguments, parsed against ``spec``.
-  ///   - socketPath: The socket path (`--socket`, given before or after the subcommand, or the
-  ///     default).
+  ///   - endpoint: The host to talk to (`--socket`, `--host`, `--host-user`, given before or
+  ///     after the subcommand, the environment, or the default socket).
   /// - Throws: A ``UsageError`` for a value that is not acceptable.
-  init(_ arguments: ParsedArguments, socketPath: String) throws(UsageError)
+  init(_ arguments: ParsedArguments, endpoint: HostEndpoint) throws(UsageError)
 
   /// Runs the command.
   ///
@@ -22,15 +25,27 @@ protocol ClientCommand: Sendable {
   func run(console: Console) async throws(CommandFailure)
 }
 
+extension ClientCommand {
+  /// Whether the command may reach a host on another machine (`--host`, `STOREHOST_HOST`);
+  /// `true` unless a command says otherwise.
+  static var reachesOtherMachines: Bool { true }
+
+  /// Reads the arguments for the host at a socket on this machine.
+  ///
+  /// - Parameters:
+  ///   - arguments: The arguments, parsed against ``spec``.
+  ///   - socketPath: The socket path.
+  /// - Throws: A ``UsageError`` for a value that is not acceptable.
+  init(_ arguments: ParsedArguments, socketPath: String) throws(UsageError) {
+    try self.init(arguments, endpoint: .local(socketPath))
+  }
+}
+
 /// Options shared by every subcommand.
 enum CommonOptions {
-  /// `--socket <path>`, with the same default as `storehost`.
-  static var socket: OptionSpec {
-    .option(
-      "socket", value: "path", help: "The socket file of the host to talk to.",
-      default:
-        "$STOREHOST_SOCKET, else $XDG_RUNTIME_DIR/storehost.sock, else /tmp/storehost-<uid>.sock")
-  }
+  /// The options that say where the host is: `--socket`, `--host`, `--host-user`,
+  /// `--remote-storeclient` (only `--socket` shows in usage lines).
+  static var endpoint: [OptionSpec] { EndpointOptions.all }
 
   /// The name sent to the host in `hello`.
   static let clientName = "storeclient/\(StoreClient.version)"

@@ -6,20 +6,15 @@ import Wire
 struct HistoryReader: Sendable {
   let client: HostClient
 
-  /// Connects to the host at `socketPath` and checks that it keeps a history.
+  /// Connects to the host of `endpoint` and checks that it keeps a history.
   ///
   /// - Throws: A ``CommandFailure``: exit 69 when no host listens, 1 when it keeps no history.
-  static func connect(_ socketPath: String) async throws(CommandFailure) -> HistoryReader {
-    let client: HostClient
-    do {
-      client = try await HostClient.connect(to: socketPath, client: CommonOptions.clientName)
-    } catch {
-      throw CommandFailure(error)
-    }
+  static func connect(_ endpoint: HostEndpoint) async throws(CommandFailure) -> HistoryReader {
+    let client = try await endpoint.connect()
     guard await client.keepsHistory else {
       await client.close()
       throw CommandFailure(
-        "the host on \(socketPath) keeps no history (its welcome does not list \"history\"); "
+        "the host on \(endpoint) keeps no history (its welcome does not list \"history\"); "
           + "start it without --history 0")
     }
     return HistoryReader(client: client)
@@ -27,9 +22,9 @@ struct HistoryReader: Sendable {
 
   /// Connects, runs `body`, and closes the connection.
   static func with<T: Sendable>(
-    _ socketPath: String, _ body: (HistoryReader) async throws(RemoteError) -> T
+    _ endpoint: HostEndpoint, _ body: (HistoryReader) async throws(RemoteError) -> T
   ) async throws(CommandFailure) -> T {
-    let reader = try await Self.connect(socketPath)
+    let reader = try await Self.connect(endpoint)
     do {
       let result = try await body(reader)
       await reader.client.close()

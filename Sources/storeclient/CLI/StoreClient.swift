@@ -10,6 +10,7 @@ enum StoreClient {
   static let commands: [any ClientCommand.Type] = [
     ScopesCommand.self, GetCommand.self, WatchCommand.self, SendCommand.self, LogCommand.self,
     DiffCommand.self, PingCommand.self, BenchCommand.self, InspectCommand.self,
+    DialStdioCommand.self,
   ]
 
   /// The root command's interface.
@@ -17,18 +18,32 @@ enum StoreClient {
     CommandSpec(
       name: "storeclient",
       abstract: "Drive, watch and script a storehost daemon over its Unix socket.",
-      options: [
-        CommonOptions.socket.hiddenFromUsage(),
-        .flag("version", help: "Show the version.", hiddenFromUsage: true),
+      discussion: """
+        A host on another machine is reached through ssh: --host ssh://[user@]machine[:port][/path] \
+        (or STOREHOST_HOST) runs 'storeclient dial-stdio' there and speaks over ssh's pipes; \
+        STOREHOST_SSH_COMMAND gives the ssh command and its options (e.g. 'ssh -F ~/.ssh/work'). \
+        Every client checks who serves the socket: your own user, root, or a --host-user.
+        """,
+      options: EndpointOptions.all.map { $0.hiddenFromUsage() } + [
+        .flag("version", help: "Show the version.", hiddenFromUsage: true)
       ],
       subcommands: commands.map { ($0.spec.name.split(separator: " ").last.map(String.init) ?? "", $0.spec.abstract) })
   }
 
   /// Runs the tool with `arguments` (without the program name) and returns the exit code.
-  static func main(_ arguments: [String], console: Console) async -> ExitCode {
-    var socketPath: String?
+  ///
+  /// - Parameters:
+  ///   - arguments: The arguments.
+  ///   - console: Where output goes.
+  ///   - environment: The environment variables that say where the host is (default: this
+  ///     process's).
+  static func main(
+    _ arguments: [String], console: Console,
+    environment: [String: String] = StoreClient.processEnvironment()
+  ) async -> ExitCode {
+    var globalArguments: [String] = []
     var index = 0
-    // Global options come before the subcommand.
+    // Global options come before the subcommand: the endpoint options, help and version.
     while index < arguments.count, arguments[index].hasPrefix("-"), arguments[index] != "-" {
       let argument = arguments[index]
       index += 1
@@ -39,17 +54,22 @@ enum StoreClient {
       case "--version":
         console.print(version)
         return .success
-      case "--socket":
-        guard index < arguments.count else {
-          return usageFailure(spec, UsageError("Missing value for '--socket <path>'"), console)
-        }
-        socketPath = arguments[index]
-        index += 1
-      case let other where other.hasPrefix("--socket="):
-        socketPath = String(other.dropFirst("--socket=".count))
       default:
-        return usageFailure(spec, UsageError("Unknown option '\(argument)'"), console)
+        globalArguments.append(argument)
+        // An option's value is the next argument unless written `--name=value`.
+        let takesValue = EndpointOptions.names.contains(String(argument.dropFirst(2)))
+        if takesValue && index < arguments.count {
+          globalArguments.append(arguments[index])
+          index += 1
+        }
       }
+    }
+    let global: ParsedArguments
+    do {
+      global = try CommandSpec(name: "storeclient", abstract: "", options: EndpointOptions.all)
+        .parse(globalArguments)
+    } catch {
+      return usageFailure(spec, error, console)
     }
     guard index < arguments.count else {
       console.print(spec.help)
@@ -63,7 +83,16 @@ enum StoreClient {
     guard let command = command(named: name) else {
       return usageFailure(spec, UsageError("Unexpected argument '\(name)'"), console)
     }
-    return await run(command, rest, socketPath: socketPath, console: console)
+    return await run(command, rest, global: global, environment: environment, console: console)
+  }
+
+  /// The environment variables ``main(_:console:environment:)`` reads, from this process.
+  static func processEnvironment() -> [String: String] {
+    var environment: [String: String] = [:]
+    for name in EndpointOptions.environmentNames {
+      if let value = Platform.environment(name) { environment[name] = value }
+    }
+    return environment
   }
 
   private static func command(named name: String) -> (any ClientCommand.Type)? {
@@ -84,8 +113,8 @@ enum StoreClient {
   }
 
   private static func run(
-    _ command: any ClientCommand.Type, _ arguments: [String], socketPath: String?,
-    console: Console
+    _ command: any ClientCommand.Type, _ arguments: [String], global: ParsedArguments,
+    environment: [String: String], console: Console
   ) async -> ExitCode {
     let instance: any ClientCommand
     do {
@@ -94,8 +123,13 @@ enum StoreClient {
         console.print(command.spec.help)
         return .success
       }
-      instance = try command.init(
-        parsed, socketPath: parsed.value("socket") ?? socketPath ?? SocketPath.default)
+      // A command that only works on this machine (dial-stdio, run by ssh on the host's
+      // machine) ignores a STOREHOST_HOST its environment may carry; `--host` it refuses.
+      let endpoint = try EndpointOptions.endpoint(
+        command: parsed, global: global,
+        environment: command.reachesOtherMachines
+          ? environment : environment.filter { $0.key != "STOREHOST_HOST" })
+      instance = try command.init(parsed, endpoint: endpoint)
     } catch {
       return usageFailure(command.spec, error, console)
     }

@@ -16,8 +16,7 @@ struct BenchCommand: ClientCommand {
         actions acknowledged; otherwise that the root revision advanced at least as much — \
         and exits with 1 if anything was lost or refused.
         """,
-      options: [
-        CommonOptions.socket,
+      options: CommonOptions.endpoint + [
         .option("clients", short: "c", value: "n", help: "Sending connections.", default: "1"),
         .option("actions", short: "n", value: "m", help: "Actions per client (unless --duration).", default: "10000"),
         .option("duration", short: "d", value: "seconds", help: "Send for this long instead of a number of actions."),
@@ -36,8 +35,8 @@ struct BenchCommand: ClientCommand {
 
   var options: BenchOptions
 
-  init(_ arguments: ParsedArguments, socketPath: String) throws(UsageError) {
-    self.options = try BenchOptions(arguments, socketPath: socketPath)
+  init(_ arguments: ParsedArguments, endpoint: HostEndpoint) throws(UsageError) {
+    self.options = try BenchOptions(arguments, endpoint: endpoint)
   }
 
   func run(console: Console) async throws(CommandFailure) {
@@ -47,14 +46,15 @@ struct BenchCommand: ClientCommand {
     // probe is one action, sent after the "before" state is read and counted as the first
     // client's first action, so that the run sends exactly --actions per client and the
     // check compares the state's whole movement with every action acknowledged.
-    let before = try await withClient(options.socketPath) { verifier throws(RemoteError) in
+    let transport = try options.endpoint.transport()
+    let before = try await withClient(options.endpoint) { verifier throws(RemoteError) in
       let before = try await verifier.get(options.scope)
       try await verifier.send(options.action, to: options.scope)
       return before
     }
     let loop = EventLoop(name: "bench")
     defer { loop.shutdownGracefully() }
-    let run = BenchRun(options: options, loop: loop, alreadyAcknowledged: 1)
+    let run = BenchRun(options: options, transport: transport, loop: loop, alreadyAcknowledged: 1)
     do {
       try await run.connect()
     } catch {
@@ -74,7 +74,7 @@ struct BenchCommand: ClientCommand {
     _ = await progress.value
     display.clear()
 
-    let (after, afterError) = await Self.finalState(options, client: client)
+    let (after, afterError) = await Self.finalState(options, transport: transport, client: client)
     if let after { await run.waitForWatchers(toReach: after.revision, timeout: .seconds(2)) }
     let measurements = await run.finish(final: after)
     let verification = BenchVerification.check(
@@ -101,13 +101,13 @@ extension BenchCommand {
   /// if the host is unreachable, as it may be restarting after a crash (which is exactly
   /// when the check matters).
   static func finalState(
-    _ options: BenchOptions, client: String
+    _ options: BenchOptions, transport: any HostTransport, client: String
   ) async -> (Snapshot?, RemoteError?) {
     let deadline = ContinuousClock.now + .seconds(5)
     var delay = Duration.milliseconds(20)
     while true {
       do throws(RemoteError) {
-        let verifier = try await HostClient.connect(to: options.socketPath, client: client)
+        let verifier = try await HostClient.connect(via: transport, client: client)
         defer { Task { await verifier.close() } }
         return (try await verifier.get(options.scope), nil)
       } catch where error.isTransient && ContinuousClock.now + delay < deadline {

@@ -19,19 +19,18 @@ struct DiffCommand: ClientCommand {
         ArgumentSpec("rev1", help: "The revision to compare from."),
         ArgumentSpec("rev2", help: "The revision to compare to."),
       ],
-      options: [
-        CommonOptions.socket,
+      options: CommonOptions.endpoint + [
         .option("format", value: "format", help: "text or patch.", default: "text"),
       ])
   }
 
-  var socketPath: String
+  var endpoint: HostEndpoint
   var scope: String
   var from: Revision
   var to: Revision
   var patch: Bool
 
-  init(_ arguments: ParsedArguments, socketPath: String) throws(UsageError) {
+  init(_ arguments: ParsedArguments, endpoint: HostEndpoint) throws(UsageError) {
     guard arguments.positionals.count <= 3 else {
       throw UsageError("Unexpected argument '\(arguments.positionals[3])'")
     }
@@ -46,7 +45,7 @@ struct DiffCommand: ClientCommand {
       }
       return value
     }
-    self.socketPath = socketPath
+    self.endpoint = endpoint
     self.scope = arguments.positionals[0]
     self.from = try revision(1, "rev1")
     self.to = try revision(2, "rev2")
@@ -56,7 +55,7 @@ struct DiffCommand: ClientCommand {
 
   func run(console: Console) async throws(CommandFailure) {
     let (scope, from, to) = (self.scope, self.from, self.to)
-    let (before, after) = try await HistoryReader.with(self.socketPath) {
+    let (before, after) = try await HistoryReader.with(self.endpoint) {
       reader throws(RemoteError) in
       (try await reader.state(of: scope, at: from), try await reader.state(of: scope, at: to))
     }

@@ -13,24 +13,23 @@ struct GetCommand: ClientCommand {
         rebuilds it; 'storeclient log' shows the revisions).
         """,
       arguments: [ArgumentSpec("scope", help: "The scope, e.g. counter or todos/<id>.")],
-      options: [
-        CommonOptions.socket,
+      options: CommonOptions.endpoint + [
         .option("at", value: "rev", help: "Print the state at this past revision."),
         .flag("compact", help: "Print one line of JSON (the default when not on a terminal)."),
         .flag("pretty", help: "Print indented JSON (the default on a terminal)."),
       ])
   }
 
-  var socketPath: String
+  var endpoint: HostEndpoint
   var scope: String
   var pretty: Bool?
   var revision: Revision?
 
-  init(_ arguments: ParsedArguments, socketPath: String) throws(UsageError) {
+  init(_ arguments: ParsedArguments, endpoint: HostEndpoint) throws(UsageError) {
     if arguments.flag("compact") && arguments.flag("pretty") {
       throw UsageError("Use either --compact or --pretty, not both")
     }
-    self.socketPath = socketPath
+    self.endpoint = endpoint
     self.scope = arguments.positionals[0]
     self.pretty = arguments.flag("compact") ? false : arguments.flag("pretty") ? true : nil
     self.revision = try arguments.integer("at", in: 0...Int.max).map(Revision.init)
@@ -40,11 +39,11 @@ struct GetCommand: ClientCommand {
     let scope = self.scope
     let state: JSON
     if let revision = self.revision {
-      state = try await HistoryReader.with(self.socketPath) { reader throws(RemoteError) in
+      state = try await HistoryReader.with(self.endpoint) { reader throws(RemoteError) in
         try await reader.state(of: scope, at: revision)
       }
     } else {
-      state = try await withClient(self.socketPath) { client throws(RemoteError) in
+      state = try await withClient(self.endpoint) { client throws(RemoteError) in
         try await client.get(scope).state
       }
     }

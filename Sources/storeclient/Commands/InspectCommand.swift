@@ -21,8 +21,7 @@ struct InspectCommand: ClientCommand {
         cookie by the first page that uses it); requests naming another host are refused. \
         Stop with Ctrl-C.
         """,
-      options: [
-        CommonOptions.socket,
+      options: CommonOptions.endpoint + [
         .option(
           "listen", value: "address:port",
           help: "Where to serve the page: a loopback address and a port, 0 for any free one.",
@@ -30,24 +29,25 @@ struct InspectCommand: ClientCommand {
       ])
   }
 
-  var socketPath: String
+  var endpoint: HostEndpoint
   var listen: ListenAddress
 
-  init(_ arguments: ParsedArguments, socketPath: String) throws(UsageError) {
-    self.socketPath = socketPath
+  init(_ arguments: ParsedArguments, endpoint: HostEndpoint) throws(UsageError) {
+    self.endpoint = endpoint
     self.listen = try arguments.value("listen").map(ListenAddress.init(parsing:)) ?? .default
   }
 
   func run(console: Console) async throws(CommandFailure) {
     let link = HostLink(
-      socketPath: self.socketPath, clientName: "storeclient-inspect/\(StoreClient.version)")
+      transport: try self.endpoint.transport(),
+      clientName: "storeclient-inspect/\(StoreClient.version)")
     let info: HostInfo
     do {
       info = try await link.start()
     } catch {
       throw CommandFailure(error)
     }
-    let inspector = Inspector(socketPath: self.socketPath, link: link)
+    let inspector = Inspector(socketPath: self.endpoint.description, link: link)
     let server: HTTPServer
     let routes: ServerRoutes
     do {
@@ -63,7 +63,7 @@ struct InspectCommand: ClientCommand {
     }
     let access = InspectorAccess(address: self.listen.address, port: server.port)
     routes.set(InspectorRoutes(access: access, inspector: inspector))
-    console.print("Inspecting \(info.app) on \(self.socketPath); open this URL in a browser:")
+    console.print("Inspecting \(info.app) on \(self.endpoint); open this URL in a browser:")
     console.print("  \(access.url)")
     console.print("(The token in it is the key to the page: keep it to yourself.) Ctrl-C stops.")
     await inspector.run()

@@ -24,8 +24,7 @@ struct LogCommand: ClientCommand {
           help: "Only actions sent to this scope, or to any scope a pattern such as "
             + "todos/{id} matches.", optional: true)
       ],
-      options: [
-        CommonOptions.socket,
+      options: CommonOptions.endpoint + [
         .option("since", value: "rev", help: "Only actions after this revision."),
         .option(
           "limit", value: "n", help: "The most actions to print (before following).", default: "100"
@@ -36,7 +35,7 @@ struct LogCommand: ClientCommand {
       ])
   }
 
-  var socketPath: String
+  var endpoint: HostEndpoint
   var scope: String?
   var since: Revision?
   var limit: Int
@@ -44,11 +43,11 @@ struct LogCommand: ClientCommand {
   var formatter: LogFormatter
   var changes: Bool
 
-  init(_ arguments: ParsedArguments, socketPath: String) throws(UsageError) {
+  init(_ arguments: ParsedArguments, endpoint: HostEndpoint) throws(UsageError) {
     guard arguments.positionals.count <= 1 else {
       throw UsageError("Unexpected argument '\(arguments.positionals[1])'")
     }
-    self.socketPath = socketPath
+    self.endpoint = endpoint
     self.scope = arguments.positionals.first
     self.since = try arguments.integer("since", in: 0...Int.max).map(Revision.init)
     self.limit = try arguments.integer("limit", in: 1...Int.max) ?? 100
@@ -69,7 +68,7 @@ struct LogCommand: ClientCommand {
 
   /// Prints one page of history.
   private func printHistory(console: Console) async throws(CommandFailure) {
-    let reader = try await HistoryReader.connect(self.socketPath)
+    let reader = try await HistoryReader.connect(self.endpoint)
     do {
       let page = try await reader.client.history(
         since: self.since, limit: self.limit, scope: self.scope)
@@ -102,7 +101,7 @@ private struct LogFollower {
   }
 
   func run() async throws(CommandFailure) {
-    var reader = try await HistoryReader.connect(self.command.socketPath)
+    var reader = try await HistoryReader.connect(self.command.endpoint)
     var lastSeen: Revision?
     while true {
       let ended = await self.follow(reader, after: &lastSeen)
@@ -177,7 +176,7 @@ private struct LogFollower {
     var delay = Duration.milliseconds(100)
     while true {
       try? await Task.sleep(for: delay)
-      if let reader = try? await HistoryReader.connect(self.command.socketPath) { return reader }
+      if let reader = try? await HistoryReader.connect(self.command.endpoint) { return reader }
       delay = min(delay * 2, .seconds(2))
     }
   }

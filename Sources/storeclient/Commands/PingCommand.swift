@@ -7,23 +7,22 @@ struct PingCommand: ClientCommand {
     CommandSpec(
       name: "storeclient ping",
       abstract: "Measure the round-trip time to the host.",
-      options: [
-        CommonOptions.socket,
+      options: CommonOptions.endpoint + [
         .option("count", short: "c", value: "n", help: "Pings to send, one after another.", default: "1"),
       ])
   }
 
-  var socketPath: String
+  var endpoint: HostEndpoint
   var count: Int
 
-  init(_ arguments: ParsedArguments, socketPath: String) throws(UsageError) {
-    self.socketPath = socketPath
+  init(_ arguments: ParsedArguments, endpoint: HostEndpoint) throws(UsageError) {
+    self.endpoint = endpoint
     self.count = try arguments.integer("count", in: 1...1_000_000) ?? 1
   }
 
   func run(console: Console) async throws(CommandFailure) {
     let count = self.count
-    let (host, times) = try await withClient(self.socketPath) { client throws(RemoteError) in
+    let (host, times) = try await withClient(self.endpoint) { client throws(RemoteError) in
       var times: [Duration] = []
       for _ in 0..<count {
         let time = try await client.ping()

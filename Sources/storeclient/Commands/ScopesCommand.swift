@@ -9,22 +9,21 @@ struct ScopesCommand: ClientCommand {
       name: "storeclient scopes",
       abstract: "List the scopes the host exposes.",
       discussion: "Prints a table of scope patterns, whether each takes actions, and what it is. A segment {id} stands for the id of one element of a collection.",
-      options: [
-        CommonOptions.socket,
+      options: CommonOptions.endpoint + [
         .flag("json", help: "Print the scopes as one JSON array instead of a table."),
       ])
   }
 
-  var socketPath: String
+  var endpoint: HostEndpoint
   var json: Bool
 
-  init(_ arguments: ParsedArguments, socketPath: String) throws(UsageError) {
-    self.socketPath = socketPath
+  init(_ arguments: ParsedArguments, endpoint: HostEndpoint) throws(UsageError) {
+    self.endpoint = endpoint
     self.json = arguments.flag("json")
   }
 
   func run(console: Console) async throws(CommandFailure) {
-    let scopes = try await withClient(self.socketPath) { client throws(RemoteError) in
+    let scopes = try await withClient(self.endpoint) { client throws(RemoteError) in
       try await client.scopes()
     }
     if self.json {
@@ -42,23 +41,11 @@ struct ScopesCommand: ClientCommand {
   }
 }
 
-/// Connects, runs `body` with the client, and closes it.
+/// Connects to the host at the socket `socketPath` on this machine, runs `body` with the
+/// client, and closes it.
 func withClient<T: Sendable>(
   _ socketPath: String,
   _ body: (HostClient) async throws(RemoteError) -> T
 ) async throws(CommandFailure) -> T {
-  let client: HostClient
-  do {
-    client = try await HostClient.connect(to: socketPath, client: CommonOptions.clientName)
-  } catch {
-    throw CommandFailure(error)
-  }
-  do {
-    let result = try await body(client)
-    await client.close()
-    return result
-  } catch {
-    await client.close()
-    throw CommandFailure(error)
-  }
+  try await withClient(HostEndpoint.local(socketPath), body)
 }

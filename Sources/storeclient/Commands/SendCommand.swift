@@ -18,8 +18,7 @@ struct SendCommand: ClientCommand {
         ArgumentSpec("scope", help: "A writable scope, e.g. counter."),
         ArgumentSpec("action-json", help: "The action as JSON, or '-' to read one per line from standard input."),
       ],
-      options: [
-        CommonOptions.socket,
+      options: CommonOptions.endpoint + [
         .flag(
           "no-wait",
           help: "Don't wait for acknowledgements (no revision is printed); errors the host reports are still shown."),
@@ -31,13 +30,13 @@ struct SendCommand: ClientCommand {
     case standardInput
   }
 
-  var socketPath: String
+  var endpoint: HostEndpoint
   var scope: String
   var input: Input
   var wait: Bool
 
-  init(_ arguments: ParsedArguments, socketPath: String) throws(UsageError) {
-    self.socketPath = socketPath
+  init(_ arguments: ParsedArguments, endpoint: HostEndpoint) throws(UsageError) {
+    self.endpoint = endpoint
     self.scope = arguments.positionals[0]
     let text = arguments.positionals[1]
     self.input = text == "-" ? .standardInput : .action(try JSONArgument.parse(text, name: "<action-json>"))
@@ -45,12 +44,7 @@ struct SendCommand: ClientCommand {
   }
 
   func run(console: Console) async throws(CommandFailure) {
-    let client: HostClient
-    do {
-      client = try await HostClient.connect(to: self.socketPath, client: CommonOptions.clientName)
-    } catch {
-      throw CommandFailure(error)
-    }
+    let client = try await self.endpoint.connect()
     let refusals = Mutex<[RemoteError]>([])
     await client.onError { error in refusals.withLock { $0.append(error) } }
     defer { Task { await client.close() } }

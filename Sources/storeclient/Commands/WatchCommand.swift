@@ -16,22 +16,21 @@ struct WatchCommand: ClientCommand {
         reconnects and continues from a fresh snapshot, unless --no-reconnect or --once.
         """,
       arguments: [ArgumentSpec("scope", help: "The scopes to watch, e.g. counter.", repeating: true)],
-      options: [
-        CommonOptions.socket,
+      options: CommonOptions.endpoint + [
         .option("format", value: "format", help: "text, json or patch.", default: "text"),
         .flag("once", help: "Exit after the first change (and don't reconnect)."),
         .flag("no-reconnect", help: "Exit when the connection to the host ends."),
       ])
   }
 
-  var socketPath: String
+  var endpoint: HostEndpoint
   var scopes: [String]
   var format: WatchFormat
   var once: Bool
   var reconnects: Bool
 
-  init(_ arguments: ParsedArguments, socketPath: String) throws(UsageError) {
-    self.socketPath = socketPath
+  init(_ arguments: ParsedArguments, endpoint: HostEndpoint) throws(UsageError) {
+    self.endpoint = endpoint
     self.scopes = arguments.positionals
     let format = try arguments.choice("format", valueName: "format", in: WatchFormat.allCases.map(\.rawValue))
     self.format = format.flatMap(WatchFormat.init(rawValue:)) ?? .text
@@ -41,7 +40,7 @@ struct WatchCommand: ClientCommand {
 
   func run(console: Console) async throws(CommandFailure) {
     let configuration = RemoteStoreConfiguration(
-      socketPath: self.socketPath, clientName: CommonOptions.clientName,
+      transport: try self.endpoint.transport(), clientName: CommonOptions.clientName,
       reconnects: self.reconnects)
     var stores: [(String, RemoteStore<JSON, JSON>)] = []
     for scope in self.scopes {

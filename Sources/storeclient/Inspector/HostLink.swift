@@ -24,7 +24,7 @@ actor HostLink {
   /// The events, in the order they happened.
   nonisolated let events: AsyncStream<Event>
   private let continuation: AsyncStream<Event>.Continuation
-  private let socketPath: String
+  private let transport: any HostTransport
   private let clientName: String
   private let backoff = Backoff(
     initial: .milliseconds(100), multiplier: 2, maximum: .seconds(2), jitter: 0.2)
@@ -32,8 +32,8 @@ actor HostLink {
   private var generation = 0
   private var stopped = false
 
-  init(socketPath: String, clientName: String) {
-    self.socketPath = socketPath
+  init(transport: any HostTransport, clientName: String) {
+    self.transport = transport
     self.clientName = clientName
     (self.events, self.continuation) = AsyncStream.makeStream()
   }
@@ -57,7 +57,7 @@ actor HostLink {
   }
 
   private func connect() async throws(RemoteError) -> HostInfo {
-    let client = try await HostClient.connect(to: self.socketPath, client: self.clientName)
+    let client = try await HostClient.connect(via: self.transport, client: self.clientName)
     self.client = client
     self.generation += 1
     let info = await client.host

@@ -222,8 +222,10 @@ struct RouteError: Error {
       case .overloaded, .unavailable: self.init(.serviceUnavailable, code.rawValue, text)
       default: self.init(.badGateway, code.rawValue, text)
       }
-    case .noHost, .connectionFailed, .disconnected, .timedOut, .closed:
+    case .noHost, .connectionFailed, .disconnected, .timedOut, .closed, .transportFailed:
       self.init(.serviceUnavailable, "host_unreachable", message)
+    case .untrustedHost:
+      self.init(.badGateway, "untrusted_host", message)
     case .protocolViolation, .coding, .scopeGone:
       self.init(.badGateway, "protocol_error", message)
     }

@@ -183,6 +183,11 @@ struct sockaddr_in {
 #define IPPROTO_TCP 6
 #define TCP_NODELAY 0x01
 
+// sys/signal.h: SIG_IGN is `(void (*)(int))1`, which the Swift overlay declares.
+#define SIGPIPE 13
+typedef void (*sig_t)(int);
+sig_t signal(int number, sig_t handler);
+
 // sys/un.h
 struct sockaddr_un {
   unsigned char sun_len;
@@ -190,7 +195,17 @@ struct sockaddr_un {
   char sun_path[104];
 };
 #define SOL_LOCAL 0
+#define LOCAL_PEERCRED 0x001
 #define LOCAL_PEERPID 0x002
+
+// sys/ucred.h
+#define XUCRED_VERSION 0
+struct xucred {
+  unsigned int cr_version;
+  uid_t cr_uid;
+  short cr_ngroups;
+  gid_t cr_groups[16];
+};
 
 // sys/stat.h (64-bit inodes). S_IFMT and S_IFSOCK: the Swift overlay redeclares them as mode_t.
 struct stat {

@@ -75,7 +75,7 @@ struct JournalArchiveTests {
         #expect(
           record.action == (try JSON(parsing: #"{"counter":{"_0":{"decrementButtonTapped":{}}}}"#)))
       case 1:
-        guard case .client(_, let client, let pid, _) = record.origin else {
+        guard case .client(_, let client, let pid, _, _) = record.origin else {
           Issue.record("revision \(record.revision) is not a client's: \(record.origin)")
           continue
         }

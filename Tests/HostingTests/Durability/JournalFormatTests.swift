@@ -25,8 +25,10 @@ extension JournalEncoder {
       action: "unused", draws: draws)
   }
 
-  private let alice = ReductionOrigin.client(session: 3, client: "alice", pid: 4242, uid: 1000)
-  private let anonymous = ReductionOrigin.client(session: 9, client: nil, pid: -1, uid: 0)
+  private let alice = ReductionOrigin.client(
+    session: 3, client: "alice", pid: 4242, uid: 1000, role: .readWrite)
+  private let anonymous = ReductionOrigin.client(
+    session: 9, client: nil, pid: -1, uid: 0, role: .readWrite)
   private let id = UUID(uuidString: "5EED0000-0000-0000-0000-0000000000AB")!
 
   /// Writes records into a segment file and returns its path.

@@ -61,6 +61,11 @@ final class CapturedOutput: Sendable {
     return String(decoding: data, as: UTF8.self)
   }
 
+  /// Everything written so far, as bytes (for binary output: frames).
+  var bytes: [UInt8] {
+    Array(FileManager.default.contents(atPath: self.path) ?? Data())
+  }
+
   /// The complete lines written so far.
   var lines: [String] {
     self.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)

@@ -53,7 +53,7 @@ struct JournalEncoder {
     revision: Int64, time: Int64, origin: ReductionOrigin, scope: String?, action: JSON?,
     draws: [Draw], to writer: inout ByteWriter
   ) {
-    if case .client(let session, let client, let pid, let uid) = origin,
+    if case .client(let session, let client, let pid, let uid, _) = origin,
       session != self.lastSession, self.declaredSessions.insert(session).inserted
     {
       RecordFrame.append(to: &writer) { payload in
@@ -64,7 +64,7 @@ struct JournalEncoder {
         payload.optionalString(client)
       }
     }
-    if case .client(let session, _, _, _) = origin { self.lastSession = session }
+    if case .client(let session, _, _, _, _) = origin { self.lastSession = session }
     self.scratch.removeAll(keepingCapacity: true)
     action?.serialize(into: &self.scratch)
     let delta = time &- self.previousTime
@@ -77,7 +77,7 @@ struct JournalEncoder {
       switch origin {
       case .effect: payload.byte(0)
       case .host: payload.byte(1)
-      case .client(let session, _, _, _):
+      case .client(let session, _, _, _, _):
         payload.byte(2)
         payload.varint(UInt64(session))
       }
@@ -212,8 +212,10 @@ struct JournalDecoder {
     case 1: return .host
     default:
       let info = self.sessions[view.session]
+      // The role is not journaled: only a read-write connection's actions are reduced.
       return .client(
-        session: view.session, client: info?.client, pid: info?.pid ?? 0, uid: info?.uid ?? 0)
+        session: view.session, client: info?.client, pid: info?.pid ?? 0, uid: info?.uid ?? 0,
+        role: .readWrite)
     }
   }
 
