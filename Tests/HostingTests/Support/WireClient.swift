@@ -144,6 +144,16 @@ final class WireClient {
     try send(text)
     return try next()
   }
+
+  /// Sends a request and returns the reply carrying its `id`, passing over pushes (`patch`,
+  /// `entry`) that arrive first — for hosts whose effects may still reduce actions.
+  func reply(to text: String, id: Int64, timeout: Double = 10) throws -> JSON {
+    try send(text)
+    while true {
+      let message = try next(timeout: timeout)
+      if message["id"]?.int == id { return message }
+    }
+  }
 }
 
 extension JSON {
