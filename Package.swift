@@ -10,11 +10,11 @@ import PackageDescription
 //   Remote         the client runtime: RemoteStore, a scoped store in another process
 //   ArgumentParsing  hand-written command-line parsing and help, shared by the two tools
 //   storehost      the daemon          storeclient   the CLI
-/// Release builds let the app's executable specialise the generic host and store for its own
-/// State and Action (see bench/PROFILE.md).
-let crossModule: [SwiftSetting] = [
-  .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))
-]
+//
+// No target has unsafe flags: SwiftPM refuses them in a package used as a dependency. Release
+// speed across modules comes from `@inlinable` hot paths instead (bench/PROFILE.md), and test
+// targets need only `Architecture` to report TestStore failures (it finds XCTest and Swift
+// Testing at run time).
 
 let package = Package(
   name: "DistributedArchitecture",
@@ -29,21 +29,8 @@ let package = Package(
     .executable(name: "storeclient", targets: ["storeclient"]),
   ],
   targets: [
-    .target(name: "Architecture", swiftSettings: crossModule),
-    // Links Testing; test targets depend on it so that TestStore failures reach Swift Testing
-    // (found by Architecture at run time with dlsym, so Architecture itself never links Testing).
-    .target(
-      name: "ArchitectureTestSupport",
-      linkerSettings: [
-        // Test executables do not export their symbols; these two must be visible to dlsym.
-        .unsafeFlags(
-          [
-            "-Xlinker", "--export-dynamic-symbol=architecture_testing_is_running",
-            "-Xlinker", "--export-dynamic-symbol=architecture_testing_record_issue",
-          ], .when(platforms: [.linux])),
-      ]
-    ),
-    .target(name: "Examples", dependencies: ["Architecture"], swiftSettings: crossModule),
+    .target(name: "Architecture"),
+    .target(name: "Examples", dependencies: ["Architecture"]),
     // epoll, eventfd, <malloc.h> and the _GNU_SOURCE-only calls that Swift's Glibc module does
     // not import, declared from the system's headers so that the compiler checks every call.
     // Header-only (a module map), empty on other platforms.
@@ -51,14 +38,12 @@ let package = Package(
     .target(
       name: "Wire",
       dependencies: [.target(name: "CSystemLinux", condition: .when(platforms: [.linux]))],
-      swiftSettings: crossModule,
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     .target(
       name: "Hosting",
       dependencies: [
         "Architecture", "Wire", .target(name: "CSystemLinux", condition: .when(platforms: [.linux])),
-      ],
-      swiftSettings: crossModule),
+      ]),
     .target(name: "ArgumentParsing"),
     .target(name: "Remote", dependencies: ["Architecture", "Wire"]),
     .executableTarget(name: "storehost", dependencies: ["Hosting", "Wire", "Examples", "ArgumentParsing"]),
@@ -67,10 +52,8 @@ let package = Package(
       name: "ArchitectureBenchmarks", dependencies: ["Architecture"],
     ),
     .executableTarget(name: "WireBenchmarks", dependencies: ["Wire"]),
-    .testTarget(
-      name: "ArchitectureTests", dependencies: ["Architecture", "ArchitectureTestSupport"]),
-    .testTarget(
-      name: "ExamplesTests", dependencies: ["Examples", "Architecture", "ArchitectureTestSupport"]),
+    .testTarget(name: "ArchitectureTests", dependencies: ["Architecture"]),
+    .testTarget(name: "ExamplesTests", dependencies: ["Examples", "Architecture"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "HostingTests", dependencies: ["Hosting", "Wire", "Examples", "storehost"]),
     .testTarget(

@@ -1,5 +1,4 @@
 import Architecture
-import ArchitectureTestSupport
 import Testing
 
 /// A settings form, written as TCA's binding case studies are (minus SwiftUI).

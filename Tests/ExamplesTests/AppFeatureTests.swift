@@ -1,5 +1,4 @@
 import Architecture
-import ArchitectureTestSupport
 import Examples
 import Foundation
 import Testing

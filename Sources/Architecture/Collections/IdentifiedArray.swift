@@ -67,6 +67,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   ///
   /// - Parameter id: An id.
   /// - Returns: The index of that element, or `nil` when there is none.
+  @inlinable
   public func index(id: ID) -> Int? {
     self._positions[id].map { $0 - self._base }
   }

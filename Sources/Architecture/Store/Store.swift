@@ -178,7 +178,7 @@ public final actor Store<State, Action> {
   ///
   /// - Parameter observer: Receives the state after each action.
   /// - Returns: A token for ``removeObserver(_:)``.
-  @discardableResult
+  @discardableResult @inlinable
   public func observe(_ observer: @escaping (State) -> Void) -> StoreObserverID {
     let id = self.core.root.makeID()
     let core = self.core
@@ -235,7 +235,9 @@ public final actor Store<State, Action> {
 
 /// Identifies an observer registered with ``Store/observe(_:)``.
 public struct StoreObserverID: Hashable, Sendable {
-  let rawValue: UInt64
+  @usableFromInline let rawValue: UInt64
+
+  @usableFromInline init(rawValue: UInt64) { self.rawValue = rawValue }
 }
 
 /// The executor of a store tree: a custom serial executor, or a private default actor's.

@@ -40,6 +40,7 @@ final class _StoreRoot: @unchecked Sendable {
     }
   }
 
+  @usableFromInline
   func makeID() -> UInt64 {
     defer { self.nextObserverID &+= 1 }
     return self.nextObserverID

@@ -57,9 +57,10 @@
 /// `testValue` fails the test when used (its live value then runs). Override what the feature
 /// needs in `withDependencies`, or later through ``dependencies``.
 ///
-/// Failures reach Swift Testing (`Issue.record`, when the test target links
-/// `ArchitectureTestSupport`) or XCTest (`XCTFail`) at run time; the Architecture library links
-/// neither.
+/// Failures reach Swift Testing (`Issue.record`, at the asserting line, so `withKnownIssue`
+/// can match them) or XCTest (`XCTFail`), whichever runs the test. The Architecture library
+/// links neither: it finds them at run time, so a test target needs only the `Architecture`
+/// product.
 ///
 /// ## Isolation
 ///

@@ -10,8 +10,9 @@ import Wire
 /// frame per sync (``SyncCache``). Clients that are not reading are skipped and catch up with
 /// one coalesced patch when they drain. A scope whose pushes are expensive waits a few times
 /// their cost before its next one.
+@usableFromInline
 final class PushEngine<State: Sendable, Action: Sendable> {
-  let store: LoopStore<State, Action>
+  @usableFromInline let store: LoopStore<State, Action>
   let revision: RevisionCounter
   let output: SessionOutput
   let statistics: HostStatistics
@@ -147,6 +148,7 @@ final class PushEngine<State: Sendable, Action: Sendable> {
   /// Appends a patch (or `unsubscribed`) for every subscription of `session` whose state
   /// changed since its last message. Without a `cache` (replies: read your writes) every
   /// scope is computed afresh and nothing waits for its cost.
+  @inlinable
   func syncPushes(
     _ session: Session<State, Action>, root: State? = nil, cache: SyncCache? = nil
   ) {
@@ -159,7 +161,8 @@ final class PushEngine<State: Sendable, Action: Sendable> {
   }
 
   /// Appends a patch (or `unsubscribed`) for `sub` if its state changed since its last message.
-  private func sync(
+  @usableFromInline
+  func sync(
     _ sub: Subscription<State, Action>, in session: Session<State, Action>, root: State,
     figures: inout HostFigures?, cache: SyncCache?
   ) {

@@ -3,6 +3,7 @@ import Wire
 
 /// A subscription of one session to one concrete scope. Loop-confined like its session, and
 /// its push-path properties are `@exclusivity(unchecked)` for the same reason.
+@usableFromInline
 final class Subscription<State, Action> {
   enum Target {
     case host
@@ -35,10 +36,11 @@ final class Subscription<State, Action> {
 /// How many subscriptions all of a host's sessions hold, so that reducing actions schedules no
 /// push work at all while nobody watches. Written on the event loop only; atomic because the
 /// revision counter's observer reads it through a `nonisolated` entry point.
+@usableFromInline
 final class SubscriptionTally: Sendable {
   private let count = Atomic<Int>(0)
 
-  var value: Int { self.count.load(ordering: .relaxed) }
+  @usableFromInline var value: Int { self.count.load(ordering: .relaxed) }
 
   func add(_ delta: Int) {
     if delta != 0 { self.count.add(delta, ordering: .relaxed) }

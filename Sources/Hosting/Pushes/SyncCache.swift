@@ -3,6 +3,7 @@ import Wire
 /// What one ``PushEngine/syncAll(_:force:)`` computed once for all the sessions watching the
 /// same scope: the scope's state and JSON at the current revision, and each patch frame by its
 /// base. A class, so that a watcher's lookup copies nothing out of it.
+@usableFromInline
 final class SyncCache {
   /// One scope's share of a sync.
   final class Scope {

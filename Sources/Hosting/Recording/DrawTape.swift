@@ -114,8 +114,10 @@ final class DrawTape {
 /// The wrappers a host puts around the non-deterministic dependencies of its root store, so
 /// that each value drawn inside a reduce is recorded on (or replayed from) the current
 /// ``DrawTape``.
+@usableFromInline
 enum RecordingDependencies {
   /// Wraps `uuid`, `date` and `withRandomNumberGenerator` in `values`.
+  @usableFromInline
   static func install(into values: inout DependencyValues) {
     let uuid = values.uuid
     let date = values.date

@@ -11,12 +11,13 @@ import Wire
 ///
 /// `@unchecked Sendable`: the reducer that holds it must be `Sendable`, but every method runs on
 /// the host's event loop (the store's executor), so its state is only touched by that thread.
+@usableFromInline
 final class ReductionRecorder<Action>: @unchecked Sendable {
   private var sinks: [any ReductionSink<Action>] = []
   private var expected: (origin: ReductionOrigin, scope: String?, action: JSON?)?
   private let tape = DrawTape()
 
-  init() {}
+  @usableFromInline init() {}
 
   /// Whether anything listens (when nothing does, reduces are not recorded at all).
   var isRecording: Bool { !self.sinks.isEmpty }
@@ -27,6 +28,7 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   }
 
   /// Announces the origin of the next action the store reduces.
+  @usableFromInline
   func expect(_ origin: ReductionOrigin, scope: String? = nil, action: JSON? = nil) {
     self.expected = (origin, scope, action)
   }
@@ -37,7 +39,7 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   }
 
   /// Runs one reduce (`body`), recording what it drew, then tells the sinks.
-  @inline(__always)
+  @usableFromInline @inline(__always)
   func record<R>(_ action: Action, revision: () -> Int64, _ body: () -> R) -> R {
     guard !self.sinks.isEmpty else {
       self.expected = nil

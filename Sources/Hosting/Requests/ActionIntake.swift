@@ -11,12 +11,13 @@ import Wire
 ///
 /// Reducing and acknowledging are separate steps, so that whatever must happen between them
 /// (an action written down before its `ack` leaves) has one place to go.
+@usableFromInline
 struct ActionIntake<State: Sendable, Action: Sendable> {
-  let store: LoopStore<State, Action>
-  let registry: ScopeRegistry<State, Action>
-  let revision: RevisionCounter
-  let statistics: HostStatistics
-  let output: SessionOutput
+  @usableFromInline let store: LoopStore<State, Action>
+  @usableFromInline let registry: ScopeRegistry<State, Action>
+  @usableFromInline let revision: RevisionCounter
+  @usableFromInline let statistics: HostStatistics
+  @usableFromInline let output: SessionOutput
 
   /// Handles `send{id, scope, action}`: reduces the action and acknowledges it, or answers
   /// the error that stopped it (nothing is reduced then).
@@ -24,6 +25,7 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
   /// The hot path (a client repeating a send to the same scope) stays in this one function:
   /// the lookup and the decoding are taken from the session's send cache, and only a miss
   /// calls out to ``target(_:id:scope:)`` or ``decode(_:for:session:id:)``.
+  @inlinable
   func send(_ session: Session<State, Action>, id: Int64?, scope name: String, action json: JSON) {
     let bound: BoundScope<State, Action>
     if let cache = session.sendCache, cache.name == name {
@@ -53,7 +55,8 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
 
   /// The writable scope `name` names, remembered in the session's send cache; `nil` once the
   /// error is answered.
-  private func target(
+  @inlinable
+  func target(
     _ session: Session<State, Action>, id: Int64?, scope name: String
   ) -> BoundScope<State, Action>? {
     switch self.registry.lookup(name) {
@@ -90,7 +93,8 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
 
   /// The root action for `json`, remembered in the session's send cache; `nil` once the
   /// error is answered.
-  private func decode(
+  @inlinable
+  func decode(
     _ json: JSON, for bound: BoundScope<State, Action>, session: Session<State, Action>,
     id: Int64?
   ) -> Action? {
@@ -109,7 +113,8 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
 
   /// Reduces a client's action in the root store, now.
   @inline(__always)
-  private func reduce(
+  @inlinable
+  func reduce(
     _ action: Action, from session: Session<State, Action>, scope: String, json: JSON
   ) {
     self.store.send(
@@ -123,7 +128,8 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
 
   /// Acknowledges the reduced action with the revision it produced (when the client asked).
   @inline(__always)
-  private func acknowledge(_ session: Session<State, Action>, id: Int64?) {
+  @inlinable
+  func acknowledge(_ session: Session<State, Action>, id: Int64?) {
     if let id { self.output.reply(session, .ack(id: id, rev: self.revision.value)) }
   }
 }

@@ -5,19 +5,21 @@ import Wire
 ///
 /// Replies are queued with ``SessionOutput/reply(_:_:)``, behind the pushes they must follow;
 /// errors that end the connection with ``SessionOutput/fail(_:code:id:_:)``.
+@usableFromInline
 struct RequestRouter<State: Sendable, Action: Sendable> {
   let store: LoopStore<State, Action>
-  let registry: ScopeRegistry<State, Action>
+  @usableFromInline let registry: ScopeRegistry<State, Action>
   let revision: RevisionCounter
   let configuration: HostConfiguration
   let appName: String
   let log: HostLogger
-  let output: SessionOutput
+  @usableFromInline let output: SessionOutput
   let statistics: HostStatistics
   let pushes: PushEngine<State, Action>
-  let intake: ActionIntake<State, Action>
+  @usableFromInline let intake: ActionIntake<State, Action>
 
   /// Handles one frame's payload.
+  @inlinable
   func handle(frame: ArraySlice<UInt8>, from session: Session<State, Action>) {
     // The most frequent request, a `send` as clients write it, skips building its envelope;
     // the general path below reads the same message from it.
@@ -61,7 +63,8 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
   }
 
   /// The request in `frame`, or `nil` once the error it deserves is answered.
-  private func message(
+  @usableFromInline
+  func message(
     in frame: ArraySlice<UInt8>, from session: Session<State, Action>
   ) -> ClientMessage? {
     let json: JSON
@@ -118,7 +121,8 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
 
   // MARK: - Requests
 
-  private func hello(_ session: Session<State, Action>, version: Int64?, client: String?) {
+  @usableFromInline
+  func hello(_ session: Session<State, Action>, version: Int64?, client: String?) {
     guard session.phase == .awaitingHello else {
       self.output.reply(
         session, .error(id: nil, code: .badMessage, message: "hello: the handshake is already done")
@@ -147,7 +151,8 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
         session: String(session.id)))
   }
 
-  private func get(_ session: Session<State, Action>, id: Int64, scope name: String) {
+  @usableFromInline
+  func get(_ session: Session<State, Action>, id: Int64, scope name: String) {
     switch self.resolve(session, id: id, scope: name, root: self.store.state) {
     case nil:
       return
@@ -161,7 +166,8 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
     }
   }
 
-  private func subscribe(_ session: Session<State, Action>, id: Int64, scope name: String) {
+  @usableFromInline
+  func subscribe(_ session: Session<State, Action>, id: Int64, scope name: String) {
     guard session.subscriptions.count < self.configuration.maxSubscriptionsPerConnection else {
       self.output.reply(
         session,
@@ -205,7 +211,8 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
     self.log(.debug, "subscribe session=\(session.id) sub=\(sub.id) scope=\(name)")
   }
 
-  private func unsubscribe(_ session: Session<State, Action>, id: Int64, sub: Int64) {
+  @usableFromInline
+  func unsubscribe(_ session: Session<State, Action>, id: Int64, sub: Int64) {
     guard session.subscriptions[sub] != nil else {
       self.output.reply(
         session,

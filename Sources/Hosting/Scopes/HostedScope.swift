@@ -28,9 +28,9 @@ public struct HostedScope<State, Action> {
   /// A one-line human description, listed by `scopes`.
   public let description: String?
 
-  let segments: [PatternSegment]
+  @usableFromInline let segments: [PatternSegment]
   /// Binds the `{id}` segments of a concrete scope name; `nil` when one cannot be an id.
-  let bind: ([String]) -> BoundScope<State, Action>?
+  @usableFromInline let bind: ([String]) -> BoundScope<State, Action>?
 
   /// Declares a scope from closures, for shapes the key-path forms don't cover.
   ///
@@ -39,6 +39,7 @@ public struct HostedScope<State, Action> {
   ///   - description: A one-line description for `scopes`.
   ///   - state: The child state for the given ids, or `nil` when it does not currently exist.
   ///   - action: Embeds a decoded child action into the root action; `nil` for read-only.
+  @inlinable
   public init<ChildState: Encodable & Equatable, ChildAction: Decodable>(
     _ pattern: String,
     description: String? = nil,
@@ -56,6 +57,7 @@ public struct HostedScope<State, Action> {
     }
   }
 
+  @usableFromInline
   init(
     pattern: String, description: String?, writable: Bool,
     bind: @escaping ([String]) -> BoundScope<State, Action>?
@@ -76,6 +78,7 @@ public struct HostedScope<State, Action> {
 
 extension HostedScope {
   /// A writable scope over a child of the root state.
+  @inlinable
   public static func scope<ChildState: Encodable & Equatable, ChildAction: Decodable>(
     _ pattern: String,
     state: KeyPath<State, ChildState>,
@@ -92,6 +95,7 @@ extension HostedScope {
   }
 
   /// A read-only scope over a child of the root state.
+  @inlinable
   public static func readOnly<ChildState: Encodable & Equatable>(
     _ pattern: String,
     state: KeyPath<State, ChildState>,
@@ -104,6 +108,7 @@ extension HostedScope {
 
   /// A writable scope over an optional child: unavailable while it is `nil`, and its
   /// subscriptions end with `scope_gone` when it becomes `nil`.
+  @inlinable
   public static func optional<ChildState: Encodable & Equatable, ChildAction: Decodable>(
     _ pattern: String,
     state: KeyPath<State, ChildState?>,
@@ -121,6 +126,7 @@ extension HostedScope {
   }
 
   /// A read-only scope over an optional child.
+  @inlinable
   public static func readOnly<ChildState: Encodable & Equatable>(
     _ pattern: String,
     state: KeyPath<State, ChildState?>,
@@ -134,6 +140,7 @@ extension HostedScope {
   /// A writable scope over one element of an identified collection, addressed by id
   /// (pattern with one `{id}` segment, e.g. `todos/{id}`). Actions are embedded through the
   /// collection's `IdentifiedAction`, as `forEach` routes them.
+  @inlinable
   public static func element<
     ID: ScopeIdentifier, Element: Encodable & Equatable, ElementAction: Decodable
   >(
@@ -156,6 +163,7 @@ extension HostedScope {
   }
 
   /// A read-only scope over one element of an identified collection.
+  @inlinable
   public static func readOnlyElement<ID: ScopeIdentifier, Element: Encodable & Equatable>(
     _ pattern: String,
     of collection: KeyPath<State, IdentifiedArray<ID, Element>>,
@@ -170,6 +178,7 @@ extension HostedScope {
 
   /// A writable scope over a child of one element of an identified collection, e.g.
   /// `shop/products/{id}/addToCart`.
+  @inlinable
   public static func element<
     ID: ScopeIdentifier, Element, ElementAction,
     ChildState: Encodable & Equatable, ChildAction: Decodable
@@ -198,7 +207,8 @@ extension HostedScope {
     }.checked(ids: 1)
   }
 
-  private func checked(ids expected: Int) -> Self {
+  @usableFromInline
+  func checked(ids expected: Int) -> Self {
     precondition(
       idCount == expected,
       "Scope pattern '\(pattern)' has \(idCount) {id} segment(s); this declaration needs \(expected)"
@@ -210,6 +220,7 @@ extension HostedScope {
 // MARK: - Internals
 
 /// One segment of a scope pattern.
+@usableFromInline
 enum PatternSegment: Equatable {
   case literal(String)
   case id
@@ -222,17 +233,29 @@ enum PatternSegment: Equatable {
 }
 
 /// A scope with its `{id}` segments bound: how to read its state and embed its actions.
+@usableFromInline
 struct BoundScope<State, Action> {
   /// The scope's current state, or `nil` when it does not exist.
-  let state: (State) -> (any ScopeState)?
+  @usableFromInline let state: (State) -> (any ScopeState)?
   /// Decodes and embeds an action; `nil` for read-only scopes.
-  let embed: ((JSON) throws -> Action)?
+  @usableFromInline let embed: ((JSON) throws -> Action)?
   /// Whether the scope exists in a root state, without building its state (checked before
   /// every `send`); `nil` when it always does.
-  var exists: ((State) -> Bool)? = nil
+  @usableFromInline var exists: ((State) -> Bool)? = nil
+
+  @usableFromInline
+  init(
+    state: @escaping (State) -> (any ScopeState)?, embed: ((JSON) throws -> Action)?,
+    exists: ((State) -> Bool)? = nil
+  ) {
+    self.state = state
+    self.embed = embed
+    self.exists = exists
+  }
 }
 
 /// A child state captured for change detection and encoding.
+@usableFromInline
 protocol ScopeState {
   /// Whether `other` holds the same value (cheap for unchanged copy-on-write storage).
   func isEqual(to other: any ScopeState) -> Bool
@@ -240,23 +263,28 @@ protocol ScopeState {
   func json() throws -> JSON
 }
 
+@usableFromInline
 struct TypedScopeState<Value: Encodable & Equatable>: ScopeState {
-  let value: Value
-  init(_ value: Value) { self.value = value }
+  @usableFromInline let value: Value
+  @usableFromInline init(_ value: Value) { self.value = value }
 
+  @usableFromInline
   func isEqual(to other: any ScopeState) -> Bool {
     guard let other = other as? Self else { return false }
     return value == other.value
   }
 
+  @usableFromInline
   func json() throws -> JSON { try JSONValueEncoder().encode(value) }
 }
 
 /// Why an action did not decode, phrased for a `bad_action` message.
+@usableFromInline
 struct ActionDecodingFailure: Error {
-  let message: String
+  @usableFromInline let message: String
 }
 
+@usableFromInline
 func decodeAction<A: Decodable>(_ type: A.Type, from json: JSON) throws -> A {
   do {
     return try JSONValueDecoder().decode(A.self, from: json)

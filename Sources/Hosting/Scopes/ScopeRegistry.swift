@@ -1,12 +1,14 @@
 import Wire
 
 /// The scopes a host serves, with lookup of concrete scope names such as `todos/0B9E…`.
+@usableFromInline
 struct ScopeRegistry<State, Action> {
   /// The name of the built-in read-only scope with the host's live figures.
   static var hostScopeName: String { "_host" }
 
   let scopes: [HostedScope<State, Action>]
 
+  @usableFromInline
   init(_ scopes: [HostedScope<State, Action>]) {
     var seen = Set<String>()
     for scope in scopes {
@@ -18,12 +20,13 @@ struct ScopeRegistry<State, Action> {
   }
 
   /// The `scopes` listing, the built-in `_host` last.
-  var listing: [ScopeInfo] {
+  @usableFromInline var listing: [ScopeInfo] {
     scopes.map { ScopeInfo(pattern: $0.pattern, writable: $0.isWritable, description: $0.description) }
       + [ScopeInfo(pattern: Self.hostScopeName, writable: false, description: HostFigures.summary)]
   }
 
   /// What a scope name refers to.
+  @usableFromInline
   enum Lookup {
     /// The built-in `_host` scope.
     case host
@@ -35,6 +38,7 @@ struct ScopeRegistry<State, Action> {
     case unknown
   }
 
+  @usableFromInline
   func lookup(_ name: String) -> Lookup {
     if name == Self.hostScopeName { return .host }
     let parts = name.split(separator: "/", omittingEmptySubsequences: false)

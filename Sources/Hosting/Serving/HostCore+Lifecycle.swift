@@ -3,6 +3,7 @@ import Wire
 
 extension HostCore {
   /// Binds the socket (replacing a stale file, refusing when a host is live) and accepts.
+  @inlinable
   func startListening() throws(HostStartError) {
     let path = configuration.socketPath
     if UnixListener.isListenerAlive(path: path) {
@@ -25,7 +26,8 @@ extension HostCore {
     log(.info, "listening on \(path) (mode \(String(configuration.socketMode, radix: 8)), app \(appName))")
   }
 
-  private static func explain(_ error: SocketError, path: String) -> String {
+  @usableFromInline
+  static func explain(_ error: SocketError, path: String) -> String {
     switch error.code {
     case .addressInUse:
       "cannot listen on \(path): the path is in use by something that is not a stale socket; "
@@ -42,7 +44,8 @@ extension HostCore {
     }
   }
 
-  private func accept(_ connection: UnixConnection) {
+  @inlinable
+  func accept(_ connection: UnixConnection) {
     let credentials = connection.peerCredentials
     guard
       let admitted = accept(

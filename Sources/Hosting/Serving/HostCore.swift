@@ -22,34 +22,38 @@ import Wire
 /// batch at a time, so actions from all connections and effects are reduced one at a time,
 /// in arrival order per connection. The parts the core routes to are plain values and
 /// classes confined to the loop with it.
-actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
-  nonisolated let loop: EventLoop
-  nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+@usableFromInline
+final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
+  @usableFromInline nonisolated let loop: EventLoop
+  @usableFromInline nonisolated var unownedExecutor: UnownedSerialExecutor {
+    loop.asUnownedSerialExecutor()
+  }
 
-  let store: LoopStore<State, Action>
-  let revision: RevisionCounter
-  let configuration: HostConfiguration
-  let appName: String
-  let log: HostLogger
+  @usableFromInline let store: LoopStore<State, Action>
+  @usableFromInline let revision: RevisionCounter
+  @usableFromInline let configuration: HostConfiguration
+  @usableFromInline let appName: String
+  @usableFromInline let log: HostLogger
 
   let admission: AdmissionPolicy
-  let budget: InputBudget
-  let reclaimer: MemoryReclaimer
-  let statistics: HostStatistics
-  let output: SessionOutput
-  let pushes: PushEngine<State, Action>
-  let router: RequestRouter<State, Action>
+  @usableFromInline let budget: InputBudget
+  @usableFromInline let reclaimer: MemoryReclaimer
+  @usableFromInline let statistics: HostStatistics
+  @usableFromInline let output: SessionOutput
+  @usableFromInline let pushes: PushEngine<State, Action>
+  @usableFromInline let router: RequestRouter<State, Action>
 
-  private var sessions: [Int: Session<State, Action>] = [:]
+  @usableFromInline var sessions: [Int: Session<State, Action>] = [:]
   /// Subscriptions over all sessions: with none, reduced actions schedule no sync.
-  nonisolated let subscriptionTally = SubscriptionTally()
+  @usableFromInline nonisolated let subscriptionTally = SubscriptionTally()
   private var nextSessionID = 1
   private var isShuttingDown = false
   private var deferredSyncScheduled = false
-  var listener: UnixListener?
+  @usableFromInline var listener: UnixListener?
   var isStopped = false
   var stopWaiters: [CheckedContinuation<Void, Never>] = []
 
+  @usableFromInline
   init(
     loop: EventLoop,
     store: Store<State, Action>,
@@ -97,6 +101,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   /// Admits a new connection, or refuses it (answered, then closed) when the admission policy
   /// says so. Returns the session to route later events to.
+  @usableFromInline
   func accept(
     channel: any ClientChannel, processID: Int32, userID: UInt32
   ) -> Session<State, Action>? {
@@ -119,6 +124,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Forgets a closed connection and its subscriptions.
+  @usableFromInline
   func didClose(session id: Int, reason: String) {
     guard let session = sessions.removeValue(forKey: id) else { return }
     statistics.connections = sessions.count
@@ -132,6 +138,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Handles every complete frame in `bytes`, then answers the whole batch in one write.
+  @inlinable
   func didRead(session id: Int, _ bytes: UnsafeRawBufferPointer) {
     guard let session = sessions[id], session.phase != .closing else { return }
     statistics.bytesIn += Int64(bytes.count)
@@ -163,7 +170,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   /// Closes the connections holding the most unfinished frames until the clients' buffered
   /// bytes are back under the budget.
-  private func closeLargestHolders() {
+  @usableFromInline
+  func closeLargestHolders() {
     let total = budget.buffered
     for session in budget.evictions(sessions.values) {
       output.fail(
@@ -176,6 +184,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// A backed-up client drained its queue: resume reading and send what it missed.
+  @usableFromInline
   func didDrain(session id: Int) {
     guard let session = sessions[id], session.phase == .open else { return }
     if session.needsSync {
@@ -188,7 +197,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   /// Ends a batch: owed pushes, then the held replies, leave in one write; a failed session
   /// closes, others are paused or resumed by their back-pressure.
-  private func finishBatch(_ session: Session<State, Action>) {
+  @inlinable
+  func finishBatch(_ session: Session<State, Action>) {
     if session.phase != .closing || !session.heldReplies.isEmpty {
       if session.phase == .open { pushes.syncPushes(session) }
       output.appendHeldReplies(session)
@@ -230,7 +240,8 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
 
   // MARK: - Pushes
 
-  private func scheduleSync() {
+  @inlinable
+  func scheduleSync() {
     guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
       self.assumeIsolated(on: loop) { core in core.syncAll() }
@@ -238,6 +249,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Called by the revision counter when an effect's action changed the state.
+  @usableFromInline
   nonisolated func stateDidChange() {
     guard subscriptionTally.value > 0, revision.markSyncScheduled() else { return }
     loop.execute { [self] in
@@ -246,6 +258,7 @@ actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   }
 
   /// Brings every session's subscriptions up to the current revision.
+  @usableFromInline
   func syncAll(force: Bool = false) {
     revision.clearSyncScheduled()
     if let deferredUntil = pushes.syncAll(sessions.values, force: force) {

@@ -7,19 +7,20 @@ import Wire
 /// or read on the loop thread, never passed `inout` to code that could reach them again, so
 /// the dynamic exclusivity check (a thread-local access-set insert per access) could never
 /// fire.
+@usableFromInline
 final class HostStatistics {
   private let startedAt = Platform.monotonicSeconds()
   private let revision: RevisionCounter
   private let subscriptions: SubscriptionTally
 
   /// Accepted client connections; kept by the core as sessions come and go.
-  var connections = 0
+  @usableFromInline var connections = 0
   /// Actions received from clients and reduced.
-  @exclusivity(unchecked) var actionsFromClients: Int64 = 0
+  @exclusivity(unchecked) @usableFromInline var actionsFromClients: Int64 = 0
   /// Bytes read from clients.
-  @exclusivity(unchecked) var bytesIn: Int64 = 0
+  @exclusivity(unchecked) @usableFromInline var bytesIn: Int64 = 0
   /// Bytes handed to clients' connections.
-  @exclusivity(unchecked) var bytesOut: Int64 = 0
+  @exclusivity(unchecked) @usableFromInline var bytesOut: Int64 = 0
   private var actionsPerSecond: Int64 = 0
   private var revisionAtLastTick: Int64 = 0
 

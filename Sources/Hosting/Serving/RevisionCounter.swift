@@ -2,6 +2,7 @@ import Architecture
 import Synchronization
 
 /// Told when an action changed the root state.
+@usableFromInline
 protocol RevisionObserver: AnyObject, Sendable {
   /// Called on the event loop, inside the reduce that bumped the revision.
   func stateDidChange()
@@ -11,6 +12,7 @@ protocol RevisionObserver: AnyObject, Sendable {
 ///
 /// Written only on the event loop (where the store reduces) but read by the loop's callers
 /// too, so it is an atomic rather than actor state.
+@usableFromInline
 final class RevisionCounter: Sendable {
   private let revision = Atomic<Int64>(0)
   private let syncScheduled = Atomic<Bool>(false)
@@ -19,19 +21,24 @@ final class RevisionCounter: Sendable {
   /// listening orders this write before every read); never written again.
   nonisolated(unsafe) private weak var observer: (any RevisionObserver)?
 
-  var value: Int64 { revision.load(ordering: .relaxed) }
+  @usableFromInline var value: Int64 { revision.load(ordering: .relaxed) }
 
+  @usableFromInline init() {}
+
+  @usableFromInline
   func setObserver(_ observer: any RevisionObserver) {
     self.observer = observer
   }
 
   /// Counts one reduced action and tells the observer.
+  @usableFromInline
   func didReduce() {
     revision.add(1, ordering: .relaxed)
     observer?.stateDidChange()
   }
 
   /// Returns `true` when this call scheduled the sync (it was not scheduled already).
+  @usableFromInline
   func markSyncScheduled() -> Bool {
     !syncScheduled.exchange(true, ordering: .acquiringAndReleasing)
   }
@@ -42,11 +49,20 @@ final class RevisionCounter: Sendable {
 }
 
 /// Wraps the app's root reducer: counts revisions and records each reduced action.
+@usableFromInline
 struct HostReducer<Base: Reducer>: Reducer {
-  let base: Base
-  let counter: RevisionCounter
-  let recorder: ReductionRecorder<Base.Action>
+  @usableFromInline let base: Base
+  @usableFromInline let counter: RevisionCounter
+  @usableFromInline let recorder: ReductionRecorder<Base.Action>
 
+  @usableFromInline
+  init(base: Base, counter: RevisionCounter, recorder: ReductionRecorder<Base.Action>) {
+    self.base = base
+    self.counter = counter
+    self.recorder = recorder
+  }
+
+  @inlinable
   func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     recorder.record(action, revision: { counter.value }) {
       let effect = base.reduce(into: &state, action: action)
@@ -57,6 +73,7 @@ struct HostReducer<Base: Reducer>: Reducer {
 
   /// The store's reduce function: the base's, with its `body` evaluated once here rather
   /// than on every action, then counted and recorded.
+  @inlinable
   func _makeReduce() -> _ReduceFunction<Base.State, Base.Action> {
     let reduce = base._makeReduce()
     let counter = self.counter

@@ -28,11 +28,12 @@ import Wire
 public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
   /// The socket path the host listens on.
   public let socketPath: String
-  let loop: EventLoop
-  let core: HostCore<State, Action>
+  @usableFromInline let loop: EventLoop
+  @usableFromInline let core: HostCore<State, Action>
   private let ticker: Task<Void, Never>
 
-  private init(socketPath: String, loop: EventLoop, core: HostCore<State, Action>) {
+  @usableFromInline
+  init(socketPath: String, loop: EventLoop, core: HostCore<State, Action>) {
     self.socketPath = socketPath
     self.loop = loop
     self.core = core
@@ -55,6 +56,7 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
   ///   - prepare: Dependency overrides for the root store and its effects.
   /// - Throws: ``HostStartError`` when another host is listening on the path, the socket
   ///   cannot be created, or the configuration's limits contradict each other.
+  @inlinable
   public static func start<R: Reducer>(
     app: String,
     initialState: State,

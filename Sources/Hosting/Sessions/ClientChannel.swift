@@ -2,6 +2,7 @@ import Wire
 
 /// What the host needs from a client's connection: a coalescing write path, backpressure and
 /// close. ``UnixConnection`` provides it in production.
+@usableFromInline
 protocol ClientChannel: AnyObject {
   /// Bytes accepted by ``write(_:)`` but not yet taken by the kernel.
   var outboundBytes: Int { get }
@@ -19,6 +20,7 @@ protocol ClientChannel: AnyObject {
 }
 
 extension UnixConnection: ClientChannel {
+  @usableFromInline
   func setReadingPaused(_ paused: Bool) {
     isReadingEnabled = !paused
   }

@@ -13,6 +13,7 @@ import Wire
 /// A frame that has begun to arrive and then gets no byte for ``frameTimeout`` seconds is
 /// dropped with `error{code:"bad_frame"}` (see ``isStalled(_:now:)``), so stalled frames do
 /// not sit in the budget until it overflows.
+@usableFromInline
 final class InputBudget {
   /// The most bytes buffered from all clients together.
   let limit: Int
@@ -31,7 +32,7 @@ final class InputBudget {
   ///
   /// - Returns: The bytes the session stopped holding (a big frame completed and handled),
   ///   for ``MemoryReclaimer``; 0 when it holds as much or more.
-  @inline(__always)
+  @usableFromInline @inline(__always)
   func account<State, Action>(_ session: Session<State, Action>) -> Int {
     let now = session.decoder.bufferedByteCount
     let before = session.bufferedBytes
@@ -42,6 +43,7 @@ final class InputBudget {
   }
 
   /// Whether the clients' buffered bytes are over the budget.
+  @usableFromInline
   var isOverdrawn: Bool { self.buffered > self.limit }
 
   /// Forgets a closed session's share.

@@ -7,7 +7,9 @@ import Wire
 /// holds an `inout` access to one across a call that could reach it again — so the dynamic
 /// check (a thread-local access-set insert per access, measured at ~13 % of a 100-watcher
 /// fan-out's instructions) could never fire.
+@usableFromInline
 final class Session<State, Action> {
+  @usableFromInline
   enum Phase {
     /// Only `hello` is accepted.
     case awaitingHello
@@ -17,17 +19,17 @@ final class Session<State, Action> {
     case closing
   }
 
-  let id: Int
-  let channel: any ClientChannel
-  let processID: Int32
-  let userID: UInt32
-  @exclusivity(unchecked) var phase = Phase.awaitingHello
+  @usableFromInline let id: Int
+  @usableFromInline let channel: any ClientChannel
+  @usableFromInline let processID: Int32
+  @usableFromInline let userID: UInt32
+  @exclusivity(unchecked) @usableFromInline var phase = Phase.awaitingHello
   /// When the connection was accepted (monotonic seconds), for the hello timeout.
   let acceptedAt = Platform.monotonicSeconds()
-  var decoder: FrameDecoder
-  var clientName: String?
+  @usableFromInline var decoder: FrameDecoder
+  @usableFromInline var clientName: String?
 
-  var subscriptions: [Int64: Subscription<State, Action>] = [:] {
+  @usableFromInline var subscriptions: [Int64: Subscription<State, Action>] = [:] {
     didSet {
       self.tally.add(self.subscriptions.count - oldValue.count)
       self.orderedSubscriptions = self.subscriptions.values.sorted { $0.id < $1.id }
@@ -35,43 +37,51 @@ final class Session<State, Action> {
   }
   /// ``subscriptions`` in the order they were made (by id), kept for the push path: rebuilt
   /// when a subscription comes or goes, read on every push.
-  @exclusivity(unchecked) private(set) var orderedSubscriptions: [Subscription<State, Action>] = []
+  @exclusivity(unchecked) @usableFromInline
+  private(set) var orderedSubscriptions: [Subscription<State, Action>] = []
   /// The host's count of subscriptions over all sessions.
   let tally: SubscriptionTally
   var nextSubscriptionID: Int64 = 1
 
   /// Frames ready to be written, in order.
-  @exclusivity(unchecked) var output: [UInt8] = []
+  @exclusivity(unchecked) @usableFromInline var output: [UInt8] = []
   /// Replies held back until the pushes they must follow have been computed (read your
   /// writes), so a batch of pipelined requests costs one round of diffs, not one per reply.
-  @exclusivity(unchecked) var heldReplies: [UInt8] = []
+  @exclusivity(unchecked) @usableFromInline var heldReplies: [UInt8] = []
   /// The most bytes handed to the channel in one write: what its outbound buffer may hold
   /// when the connection closes (noted for ``MemoryReclaimer``).
-  @exclusivity(unchecked) var largestWrite = 0
+  @exclusivity(unchecked) @usableFromInline var largestWrite = 0
   /// Whether pushes were skipped because the client was not reading.
   var needsSync = false
   /// Whether reading is paused for backpressure.
-  var isReadingPaused = false
+  @usableFromInline var isReadingPaused = false
   /// The scope this connection last sent to, resolved, and the action it last sent there,
   /// decoded: a client repeating a send skips the lookup and the `Decodable` decoding (both
   /// pure functions of the scope's name and the action's JSON; existence is still checked).
-  var sendCache: SendCache?
+  @usableFromInline var sendCache: SendCache?
 
   // Input accounting, kept by ``InputBudget``.
 
   /// Bytes read from this connection.
-  @exclusivity(unchecked) var bytesReceived: Int64 = 0
+  @exclusivity(unchecked) @usableFromInline var bytesReceived: Int64 = 0
   /// The bytes of unfinished frames this session holds, as last counted in the host's budget.
-  @exclusivity(unchecked) var bufferedBytes = 0
+  @exclusivity(unchecked) @usableFromInline var bufferedBytes = 0
   /// ``bytesReceived`` when the stall check last saw it move, and when (monotonic seconds).
   var progressMark: Int64 = 0
   var progressAt: Double = 0
 
+  @usableFromInline
   struct SendCache {
-    let name: String
-    let bound: BoundScope<State, Action>
-    var actionJSON: JSON?
-    var action: Action?
+    @usableFromInline let name: String
+    @usableFromInline let bound: BoundScope<State, Action>
+    @usableFromInline var actionJSON: JSON?
+    @usableFromInline var action: Action?
+
+    @usableFromInline
+    init(name: String, bound: BoundScope<State, Action>) {
+      self.name = name
+      self.bound = bound
+    }
   }
 
   init(
@@ -92,12 +102,12 @@ final class Session<State, Action> {
   /// released once written, so that an idle connection does not pin its largest reply.
   /// (The two methods below run once or twice per batch; inlined, as they were before they
   /// released anything: called, they cost ~65 instructions per one-action batch.)
-  static var retainedOutputCapacity: Int { 64 * 1024 }
+  @usableFromInline static var retainedOutputCapacity: Int { 64 * 1024 }
 
   /// Empties ``output`` once written.
   ///
   /// - Returns: The bytes of capacity released (0 when the buffer is kept for reuse).
-  @inline(__always)
+  @inlinable @inline(__always)
   func clearOutput() -> Int {
     let capacity = self.output.capacity
     if capacity > Self.retainedOutputCapacity {
@@ -111,7 +121,7 @@ final class Session<State, Action> {
   /// Moves the held replies behind the output (their pushes are in it now).
   ///
   /// - Returns: The bytes of capacity released (0 when the buffer is kept for reuse).
-  @inline(__always)
+  @inlinable @inline(__always)
   func releaseHeldReplies() -> Int {
     guard !self.heldReplies.isEmpty else { return 0 }
     self.output.append(contentsOf: self.heldReplies)

@@ -12,16 +12,18 @@ import Wire
 ///                                           │
 ///   outbound bytes > high-water mark ◀──────┘ ─▶ stop reading the client until it drains
 /// ```
+@usableFromInline
 struct SessionOutput {
   /// The largest frame the host writes.
-  let maxFrameSize: Int
+  @usableFromInline let maxFrameSize: Int
   /// Queued bytes above which a client's requests are no longer read.
-  let highWaterMark: Int
-  let log: HostLogger
-  let statistics: HostStatistics
-  let reclaimer: MemoryReclaimer
+  @usableFromInline let highWaterMark: Int
+  @usableFromInline let log: HostLogger
+  @usableFromInline let statistics: HostStatistics
+  @usableFromInline let reclaimer: MemoryReclaimer
 
   /// Queues a reply behind the pushes it must follow.
+  @inlinable
   func reply<State, Action>(_ session: Session<State, Action>, _ message: HostMessage) {
     if case .error(_, let code, let text) = message {
       self.log(.warning, "session=\(session.id) \(code.rawValue): \(text)")
@@ -37,6 +39,7 @@ struct SessionOutput {
   /// Encodes `message`, answering `frame_too_large` instead when it would exceed the limit.
   ///
   /// - Returns: Whether `message` itself was appended.
+  @inlinable
   func append(
     _ message: HostMessage, to buffer: inout [UInt8], id: Int64?, scope: String?
   ) -> Bool {
@@ -55,6 +58,7 @@ struct SessionOutput {
   }
 
   /// Answers a fatal protocol error and marks the connection to close after this batch.
+  @usableFromInline
   func fail<State, Action>(
     _ session: Session<State, Action>, code: ErrorCode, id: Int64?, _ message: String
   ) {
@@ -75,6 +79,7 @@ struct SessionOutput {
 
   /// Hands what `session` has ready to its channel.
   @inline(__always)
+  @inlinable
   func flush<State, Action>(_ session: Session<State, Action>) {
     let count = session.output.count
     guard count > 0 else { return }
@@ -87,12 +92,14 @@ struct SessionOutput {
 
   /// Moves `session`'s held replies behind its output (their pushes are in it now).
   @inline(__always)
+  @inlinable
   func appendHeldReplies<State, Action>(_ session: Session<State, Action>) {
     let released = session.releaseHeldReplies()
     if released > 0 { self.reclaimer.noteRelease(released) }
   }
 
   /// Stops reading a client whose replies pile up unread, and resumes once they drained.
+  @inlinable
   func updateBackpressure<State, Action>(_ session: Session<State, Action>) {
     let backedUp = session.channel.outboundBytes > self.highWaterMark
     if backedUp != session.isReadingPaused {

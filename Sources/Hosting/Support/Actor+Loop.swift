@@ -14,6 +14,7 @@ extension Actor {
   ///   - loop: The event loop that is this actor's executor.
   ///   - operation: The work to run with the actor's isolation.
   /// - Returns: What `operation` returns.
+  @inlinable
   nonisolated func assumeIsolated<T: Sendable>(
     on loop: EventLoop, _ operation: (isolated Self) throws -> T
   ) rethrows -> T {

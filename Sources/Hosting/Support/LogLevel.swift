@@ -38,9 +38,11 @@ public enum LogLevel: Int, Comparable, Sendable, CaseIterable {
 }
 
 /// Writes one line per event to stderr: `2026-11-21T23:40:01Z info connect session=3 pid=42`.
+@usableFromInline
 struct HostLogger: Sendable {
   let level: LogLevel
 
+  @usableFromInline
   func callAsFunction(_ level: LogLevel, _ message: @autoclosure () -> String) {
     guard level >= self.level else { return }
     Platform.writeStandardError("\(Platform.utcTimestamp()) \(level.name) \(message())\n")

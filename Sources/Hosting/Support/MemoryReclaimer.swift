@@ -9,6 +9,7 @@
 /// enough was freed since the last trim. Trimming costs time in proportion to the heap's free
 /// blocks (0–1 ms for a small state; 11–38 ms with 100,000 to-dos, measured), hence the
 /// threshold, and at most one trim per ``minimumInterval``.
+@usableFromInline
 final class MemoryReclaimer {
   /// Bytes noted as freed since the last trim. `@exclusivity(unchecked)`: only touched on the
   /// event loop, by ``noteRelease(_:)`` and ``trimIfDue(now:)``, never passed `inout` elsewhere.
@@ -32,6 +33,7 @@ final class MemoryReclaimer {
   }
 
   /// Notes that `bytes` of large buffers were freed.
+  @usableFromInline
   func noteRelease(_ bytes: Int) {
     self.released &+= bytes
   }

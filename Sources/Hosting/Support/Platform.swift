@@ -7,9 +7,10 @@
 #endif
 
 /// Thin wrappers over the C library, so the rest of the module needs no `#if`.
+@usableFromInline
 enum Platform {
   /// The real user id of this process.
-  static var userID: UInt32 { UInt32(getuid()) }
+  @usableFromInline static var userID: UInt32 { UInt32(getuid()) }
 
   /// Writes text to stderr in one `write(2)`, so concurrent lines never interleave.
   static func writeStandardError(_ text: String) {
@@ -30,6 +31,7 @@ enum Platform {
   /// paid a page fault per 4 KiB each time (seeding 20,000 to-dos: 6.3 s → 1.6 s). The heap
   /// reuses freed blocks; memory returns to the system when the heap's top is free, and
   /// otherwise when ``trimHeap()`` runs after large buffers were freed.
+  @usableFromInline
   static func tuneAllocator() {
     #if canImport(Glibc)
       _ = mallopt(M_MMAP_THRESHOLD, 32 << 20)

@@ -1,5 +1,4 @@
 import Architecture
-import ArchitectureTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,4 @@
 import Architecture
-import ArchitectureTestSupport
 import Testing
 
 /// A feature whose state and actions are deliberately not `Sendable`, as TCA allows: a test
