@@ -9,6 +9,9 @@ private struct NumberClient: Sendable {
   var isPrime: @Sendable (Int) async -> Bool = unimplemented(
     "NumberClient.isPrime", placeholder: false)
   var count: @Sendable () -> Int = unimplemented("NumberClient.count", placeholder: -1)
+  var reset: @Sendable () async -> Void = unimplemented("NumberClient.reset")
+  var log: @Sendable (String) -> Void = unimplemented("NumberClient.log")
+  var save: @Sendable (Int) async throws -> Void = unimplemented("NumberClient.save")
 }
 
 private struct Failure: Error {}
@@ -76,6 +79,29 @@ private struct Failure: Error {}
       issue.comments.contains {
         $0.rawValue.hasPrefix("Unimplemented: 'NumberClient.count' was called.\n\nOverride")
       }
+    }
+  }
+
+  @Test func anUnimplementedEndpointReturningNothingNeedsNoPlaceholder() async {
+    let client = NumberClient()
+    await withKnownIssue {
+      await client.reset()
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.hasPrefix("Unimplemented: 'NumberClient.reset'") }
+    }
+    withKnownIssue {
+      client.log("tapped")
+    } matching: { issue in
+      issue.comments.contains {
+        $0.rawValue.hasPrefix("Unimplemented: 'NumberClient.log' was called.")
+          && $0.rawValue.contains("\"tapped\"")
+      }
+    }
+    // A throwing `Void` endpoint still throws.
+    await withKnownIssue {
+      await #expect(throws: UnimplementedFailure.self) { try await client.save(1) }
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.hasPrefix("Unimplemented: 'NumberClient.save'") }
     }
   }
 

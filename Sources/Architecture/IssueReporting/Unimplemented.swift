@@ -107,6 +107,46 @@ public func unimplemented<each Argument, Result>(
   }
 }
 
+/// A non-throwing async endpoint returning nothing that fails the test when called (a `Void`
+/// endpoint needs no placeholder).
+///
+/// ```swift
+/// var finishTask: @Sendable () async -> Void = unimplemented("SpeechClient.finishTask")
+/// ```
+// Disfavored: a throwing `Void` endpoint takes the throwing overload (which throws) instead.
+@_disfavoredOverload
+public func unimplemented<each Argument>(
+  _ description: @autoclosure @escaping @Sendable () -> String = "",
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  function: StaticString = #function,
+  line: UInt = #line,
+  column: UInt = #column
+) -> @Sendable (repeat each Argument) async -> Void {
+  { (argument: repeat each Argument) in
+    _reportUnimplemented(
+      description(), arguments: (repeat each argument), fileID: fileID, filePath: filePath,
+      line: line, column: column)
+  }
+}
+
+/// A non-throwing synchronous endpoint returning nothing that fails the test when called.
+@_disfavoredOverload
+public func unimplemented<each Argument>(
+  _ description: @autoclosure @escaping @Sendable () -> String = "",
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  function: StaticString = #function,
+  line: UInt = #line,
+  column: UInt = #column
+) -> @Sendable (repeat each Argument) -> Void {
+  { (argument: repeat each Argument) in
+    _reportUnimplemented(
+      description(), arguments: (repeat each argument), fileID: fileID, filePath: filePath,
+      line: line, column: column)
+  }
+}
+
 /// Reports a call to an unimplemented endpoint, with its arguments.
 func _reportUnimplemented<Arguments>(
   _ description: String,
