@@ -29,70 +29,142 @@ public struct CommandSpec: Sendable {
   }
 
   /// The usage line without the `USAGE:` label, e.g. `storeclient get [--compact] <scope>`.
-  public var usage: String {
+  ///
+  /// As in swift-argument-parser, every option is named while there are at most twelve of
+  /// them; past that the optional ones are summed up as `[<options>]`, so that the line still
+  /// shows what must be typed.
+  public var usage: String { usageParts.joined(separator: " ") }
+
+  /// The usage line's parts, each of which stays on one line when the line wraps.
+  var usageParts: [String] {
     var parts = [name]
     if !subcommands.isEmpty && arguments.isEmpty { parts.append("<subcommand>") }
-    for option in options where !option.isHiddenFromUsage {
-      parts.append("[\(option.usageFragment)]")
+    let shown = options.filter { !$0.isHiddenFromUsage }
+    if shown.count > Self.mostOptionsNamedInUsage {
+      parts.append("[<options>]")
+    } else {
+      for option in shown { parts.append("[\(option.usageFragment)]") }
     }
     for argument in arguments {
       let core = "<\(argument.name)>" + (argument.isRepeating ? " ..." : "")
       parts.append(argument.isOptional ? "[\(core)]" : core)
     }
-    return parts.joined(separator: " ")
+    return parts
   }
 
-  /// The whole `--help` text.
-  public var help: String {
-    var lines = ["OVERVIEW: \(abstract)", ""]
+  /// How many options the usage line names before it sums them up as `[<options>]`.
+  static let mostOptionsNamedInUsage = 12
+
+  /// The whole `--help` text, laid out for the terminal's width (``TerminalWidth/current(columns:)``).
+  public var help: String { help(width: TerminalWidth.current()) }
+
+  /// The whole `--help` text, laid out for a terminal `width` columns wide (at least 40):
+  /// paragraphs of the overview are filled to the width, the usage line wraps under the
+  /// command's name, and descriptions of options and arguments start in column 27 — on the next
+  /// line when the option's names reach into that column, as swift-argument-parser does.
+  ///
+  /// - Parameter width: The terminal's width in columns (see ``TerminalWidth``).
+  public func help(width: Int) -> String {
+    let width = max(width, Self.narrowestLayout)
+    var lines = Self.fill("OVERVIEW: \(abstract)", width: width, hangingIndent: 0)
+    lines.append("")
     if let discussion {
-      for paragraph in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
-        lines += Self.wrap(String(paragraph), width: 80, indent: 0)
+      for paragraph in Self.paragraphs(discussion) {
+        for line in paragraph { lines += Self.fill(line, width: width, hangingIndent: 0) }
+        lines.append("")
       }
-      lines.append("")
     }
-    lines += ["USAGE: \(usage)", ""]
-    func row(_ left: String, _ right: String) -> String {
-      let column = String(repeating: " ", count: 26)
-      let wrapped = Self.wrap(right, width: 80 - 26, indent: 0).joined(separator: "\n" + column)
-      let padded =
-        left.count < 24
-        ? left + String(repeating: " ", count: 24 - left.count) : left + "\n" + column.dropFirst(2)
-      return "  " + padded + wrapped
+    let usageIndent = "USAGE: ".count + name.count + 1
+    var usageParts = usageParts
+    usageParts[0] = "USAGE: " + usageParts[0]
+    lines += Self.fill(words: usageParts, width: width, hangingIndent: usageIndent)
+    lines.append("")
+    let column = Self.descriptionColumn
+    func rows(_ left: String, _ right: String) -> [String] {
+      let text = Self.fill(right, width: width - column, hangingIndent: 0)
+      let indent = String(repeating: " ", count: column)
+      let label = "  " + left
+      var result: [String]
+      if label.count <= column - 2 {
+        result = [label + String(repeating: " ", count: column - label.count) + text[0]]
+      } else {
+        result = [label, indent + text[0]]
+      }
+      result += text.dropFirst().map { indent + $0 }
+      return result
     }
     if !arguments.isEmpty {
       lines.append("ARGUMENTS:")
-      for argument in arguments { lines.append(row("<\(argument.name)>", argument.help)) }
+      for argument in arguments { lines += rows("<\(argument.name)>", argument.help) }
       lines.append("")
     }
     lines.append("OPTIONS:")
     for option in options {
       var help = option.help
       if let defaultValue = option.defaultDescription { help += " (default: \(defaultValue))" }
-      lines.append(row(option.helpFragment, help))
+      lines += rows(option.helpFragment, help)
     }
-    lines.append(row("-h, --help", "Show help information."))
+    lines += rows("-h, --help", "Show help information.")
     if !subcommands.isEmpty {
       lines += ["", "SUBCOMMANDS:"]
-      for sub in subcommands { lines.append(row(sub.name, sub.abstract)) }
-      lines += ["", "  See '\(name) help <subcommand>' for detailed help."]
+      for sub in subcommands { lines += rows(sub.name, sub.abstract) }
+      lines.append("")
+      lines += Self.fill("  See '\(name) help <subcommand>' for detailed help.", width: width, hangingIndent: 2)
     }
     return lines.joined(separator: "\n")
   }
+
+  /// The column (0-based) where descriptions start: swift-argument-parser's 26.
+  static let descriptionColumn = 26
+  /// The narrowest width laid out; narrower terminals get this layout and wrap it themselves.
+  static let narrowestLayout = 40
 }
 
 extension CommandSpec {
-  /// Breaks text into lines of at most `width` columns at spaces (a longer word stays whole).
-  static func wrap(_ text: String, width: Int, indent: Int) -> [String] {
-    guard text.count > width else { return [text] }
-    var lines: [String] = []
-    var line = ""
-    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-      if !line.isEmpty && line.count + 1 + word.count > width {
-        lines.append(line)
-        line = String(repeating: " ", count: indent) + word
+  /// Splits text written in source (hard-wrapped lines, blank lines between paragraphs) into
+  /// paragraphs of logical lines: the lines of a paragraph are joined into one, except lines
+  /// that start with a space or a list marker (`- `), which stay lines of their own.
+  static func paragraphs(_ text: String) -> [[String]] {
+    var paragraphs: [[String]] = []
+    var current: [String] = []
+    for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      let line = String(raw)
+      if line.allSatisfy({ $0 == " " }) {
+        if !current.isEmpty { paragraphs.append(current) }
+        current = []
+      } else if current.isEmpty || line.hasPrefix(" ") || line.hasPrefix("- ") {
+        current.append(line)
       } else {
-        line += (line.isEmpty ? "" : " ") + word
+        current[current.count - 1] += " " + line
+      }
+    }
+    if !current.isEmpty { paragraphs.append(current) }
+    return paragraphs
+  }
+
+  /// Fills text into lines of at most `width` columns, breaking at spaces (a longer word stays
+  /// whole); runs of spaces between words become one, leading spaces are kept, and lines after
+  /// the first are indented by `hangingIndent`.
+  static func fill(_ text: String, width: Int, hangingIndent: Int) -> [String] {
+    let leading = String(text.prefix { $0 == " " })
+    var words = text.split(separator: " ").map(String.init)
+    guard !words.isEmpty else { return [leading] }
+    words[0] = leading + words[0]
+    return fill(words: words, width: width, hangingIndent: hangingIndent)
+  }
+
+  /// Fills words (pieces never broken, spaces and all) into lines of at most `width` columns,
+  /// one space apart; lines after the first are indented by `hangingIndent`.
+  static func fill(words: [String], width: Int, hangingIndent: Int) -> [String] {
+    guard var line = words.first else { return [""] }
+    let indent = String(repeating: " ", count: hangingIndent)
+    var lines: [String] = []
+    for word in words.dropFirst() {
+      if line.count + 1 + word.count > width {
+        lines.append(line)
+        line = indent + word
+      } else {
+        line += " " + word
       }
     }
     lines.append(line)

@@ -20,27 +20,27 @@ enum StorehostCommand {
       .option("mode", value: "octal", help: "Permission bits of the socket file.", default: "0600"),
       .option("log-level", value: "level", help: "trace, debug, info, warning or error.", default: "info"),
       .option(
-        "max-connections", value: "n", help: "Most clients served at once.", default: "1024",
-        hiddenFromUsage: true),
-      .option(
-        "max-subscriptions", value: "n", help: "Most subscriptions per connection.", default: "256",
-        hiddenFromUsage: true),
+        "history", value: "n",
+        help: "Recent actions kept in memory for history, tail and get --at; 0 turns history off.",
+        default: "100000"),
+      .option("max-connections", value: "n", help: "Most clients served at once.", default: "1024"),
+      .option("max-subscriptions", value: "n", help: "Most subscriptions per connection.", default: "256"),
       .option(
         "hello-timeout", value: "seconds", help: "Time a new connection has to say hello.",
-        default: "10", hiddenFromUsage: true),
+        default: "10"),
       .option(
         "max-buffered", value: "bytes",
         help: "Bytes of unfinished frames held from all clients; over it, those holding the most are closed (overloaded).",
-        default: "268435456", hiddenFromUsage: true),
+        default: "268435456"),
       .option(
         "frame-timeout", value: "seconds",
         help: "Time an unfinished frame may wait for its next byte before it is dropped.",
-        default: "30", hiddenFromUsage: true),
+        default: "30"),
       .option(
         "costly-push-wait", value: "factor",
         help: "After a push that took over 0.5 ms, wait this many times its cost before the scope's next.",
-        default: "4", hiddenFromUsage: true),
-      .flag("allow-other-users", help: "Accept connections from processes of other users.", hiddenFromUsage: true),
+        default: "4"),
+      .flag("allow-other-users", help: "Accept connections from processes of other users."),
       .flag("version", help: "Show the version.", hiddenFromUsage: true),
     ])
 
@@ -63,6 +63,9 @@ enum StorehostCommand {
     if let limit = try parsed.integer("max-connections", in: 1...65536) { configuration.maxConnections = limit }
     if let limit = try parsed.integer("max-subscriptions", in: 1...65536) {
       configuration.maxSubscriptionsPerConnection = limit
+    }
+    if let entries = try parsed.integer("history", in: 0...100_000_000) {
+      configuration.historyLimit = entries
     }
     if let seconds = try parsed.integer("hello-timeout", in: 1...3600) {
       configuration.helloTimeout = Double(seconds)

@@ -70,7 +70,7 @@ private let send = CommandSpec(
 @Test func helpFollowsArgumentParserLayout() throws {
   #expect(try send.parse(["--help"]).wantsHelp)
   #expect(try send.parse(["-h"]).wantsHelp)
-  let help = send.help
+  let help = send.help(width: 80)
   #expect(help.hasPrefix("OVERVIEW: Send an action to a scope.\n\nUSAGE: storeclient send "))
   #expect(help.contains("ARGUMENTS:\n  <scope>                 The scope."))
   #expect(help.contains("  --socket <path>         The socket. (default: /tmp/x.sock)"))

@@ -8,7 +8,9 @@ struct ServingTests {
   let host: HostProcess
 
   init() throws {
-    host = try HostProcess()
+    // A short history: the memory test below measures what a slow reader costs, which the
+    // default retention of 100,000 actions (kilobyte actions, kept on purpose) would swamp.
+    host = try HostProcess(arguments: ["--history", "1000"])
   }
 
   /// A client's mirror of one subscription, kept by applying patches.

@@ -53,7 +53,7 @@ import Wire
   }
 
   @Test func helpFollowsArgumentParserConventions() {
-    let root = StoreClient.spec.help
+    let root = StoreClient.spec.help(width: 80)
     #expect(root.hasPrefix("OVERVIEW: Drive, watch and script a storehost daemon over its Unix socket.\n\nUSAGE: storeclient <subcommand>\n"))
     for name in ["scopes", "get", "watch", "send", "ping", "bench"] {
       #expect(root.contains("\n  \(name) "), "root help lists \(name)")
@@ -61,8 +61,8 @@ import Wire
     #expect(root.hasSuffix("  See 'storeclient help <subcommand>' for detailed help."))
     #expect(SendCommand.spec.usage == "storeclient send [--socket <path>] [--no-wait] <scope> <action-json>")
     for command in StoreClient.commands {
-      #expect(command.spec.help.contains("  --socket <path>"), "\(command.spec.name) takes --socket")
-      #expect(command.spec.help.hasSuffix("  -h, --help              Show help information."))
+      #expect(command.spec.help(width: 80).contains("  --socket <path>"), "\(command.spec.name) takes --socket")
+      #expect(command.spec.help(width: 80).hasSuffix("  -h, --help              Show help information."))
     }
   }
 

@@ -254,7 +254,7 @@ struct EndToEndTests {
     #expect(unknown.errors == "Error: Unexpected argument 'frobnicate'\nUsage: storeclient <subcommand>\n  See 'storeclient --help' for more information.\n")
     let option = try await storeclient(["get", "counter", "--bogus"])
     #expect(option.status == 64)
-    #expect(option.errors == "Error: Unknown option '--bogus'\nUsage: storeclient get [--socket <path>] [--compact] [--pretty] <scope>\n  See 'storeclient get --help' for more information.\n")
+    #expect(option.errors == "Error: Unknown option '--bogus'\nUsage: storeclient get [--socket <path>] [--at <rev>] [--compact] [--pretty] <scope>\n  See 'storeclient get --help' for more information.\n")
     let json = try await storeclient(["send", "counter", #"{"set":{"_0" 5}}"#])
     #expect(json.status == 64)
     #expect(json.errors.hasSuffix("  {\"set\":{\"_0\" 5}}\n               ^\nUsage: storeclient send [--socket <path>] [--no-wait] <scope> <action-json>\n  See 'storeclient send --help' for more information.\n"), "\(json.errors)")

@@ -13,6 +13,15 @@
 /// Sleepers resume in deadline order (ties in the order they started sleeping), each with the
 /// clock's `now` set to its deadline. Cancelling a sleeping task makes its `sleep` throw
 /// `CancellationError` at once.
+///
+/// ## Waiting for resumed work
+///
+/// After resuming a sleeper, ``advance(by:)`` waits for what the sleeper does next (a timer
+/// sends its tick and sleeps again) before it resumes the next one. For the effects of a
+/// ``TestStore`` that wait is exact: they run on the test store's serial executor, and the
+/// clock waits until that executor is idle. For other tasks (a plain ``Store``'s effects, or a
+/// task the test starts itself) Swift cannot tell when they are idle, so the clock yields to
+/// them for a while, as swift-clocks' test clock does.
 public final class TestClock: Clock, Sendable {
   /// The test clock's duration type.
   public typealias Duration = Swift.Duration
@@ -47,12 +56,22 @@ public final class TestClock: Clock, Sendable {
     let id: UInt64
     let deadline: Instant
     let continuation: UnsafeContinuation<Void, any Error>
+    /// The test store executor the sleeping task resumes on, if it runs on one.
+    let executor: _TestStoreExecutorThread?
+  }
+
+  private struct WeakExecutor {
+    weak var thread: _TestStoreExecutorThread?
   }
 
   private struct State {
     var now: Instant
     var nextID: UInt64 = 0
     var sleepers: [Sleeper] = []
+    /// The test store executors whose tasks have slept on this clock.
+    var executors: [ObjectIdentifier: WeakExecutor] = [:]
+    /// Whether a task outside any test store executor has slept on this clock.
+    var hasForeignSleepers = false
   }
 
   private let state: _Lock<State>
@@ -90,10 +109,19 @@ public final class TestClock: Clock, Sendable {
       return state.nextID
     }
     guard let id else { return }
+    // A task sleeping here from a test store's executor thread resumes on that executor: the
+    // effects' task executor, or the store's actor.
+    let executor = _TestStoreExecutorThread.current
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { continuation in
-        self.state.withLock {
-          $0.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+        self.state.withLock { state in
+          state.sleepers.append(
+            Sleeper(id: id, deadline: deadline, continuation: continuation, executor: executor))
+          if let executor {
+            state.executors[ObjectIdentifier(executor)] = WeakExecutor(thread: executor)
+          } else {
+            state.hasForeignSleepers = true
+          }
         }
         if Task.isCancelled { self.cancelSleeper(id) }
       }
@@ -112,8 +140,8 @@ public final class TestClock: Clock, Sendable {
 
   /// Advances the clock by a duration, resuming the sleepers whose deadlines pass, in order.
   ///
-  /// Between resumptions the caller yields so that resumed work can run and sleep again (a
-  /// repeating timer ticks once per period inside one long `advance`).
+  /// Between resumptions it waits for the resumed work to run and sleep again (a repeating
+  /// timer ticks once per period inside one long `advance`; see "Waiting for resumed work").
   ///
   /// - Parameter duration: How far to move time.
   public func advance(by duration: Duration = .zero) async {
@@ -142,7 +170,11 @@ public final class TestClock: Clock, Sendable {
       guard let next else { return }
       let remaining = self.sleeperCount
       next.continuation.resume()
-      await self.settle(untilMoreThan: remaining)
+      if next.executor != nil {
+        await self.waitForTestStoreExecutors()
+      } else {
+        await self.settle(untilMoreThan: remaining)
+      }
     }
   }
 
@@ -159,13 +191,41 @@ public final class TestClock: Clock, Sendable {
 }
 
 extension TestClock {
-  /// Lets tasks that are about to sleep on this clock reach their `sleep` (a heuristic, as
-  /// TCA's: Swift cannot tell when other tasks are idle). Settles until the number of sleepers
-  /// has been stable for a while, or, after resuming a sleeper, until it sleeps again.
+  /// Lets the tasks that are about to sleep on this clock reach their `sleep` before it moves.
+  ///
+  /// Exact for tasks on test store executors: it waits until every executor whose tasks have
+  /// slept here is idle. If other tasks have slept here, or none has yet, it also yields to them
+  /// (``settle(untilMoreThan:)``).
+  func settle() async {
+    let isForeign = self.state.withLock { $0.hasForeignSleepers || $0.executors.isEmpty }
+    await self.waitForTestStoreExecutors()
+    if isForeign { await self.settle(untilMoreThan: .max) }
+  }
+
+  /// Waits until every live test store executor whose tasks have slept on this clock is idle at
+  /// once (work on one may wake work on another).
+  func waitForTestStoreExecutors() async {
+    while true {
+      let executors = self.state.withLock { state -> [_TestStoreExecutorThread] in
+        state.executors = state.executors.filter { $0.value.thread != nil }
+        return state.executors.values.compactMap(\.thread)
+      }
+      var wereIdle = true
+      for executor in executors {
+        if await !executor.waitUntilIdle() { wereIdle = false }
+      }
+      if wereIdle { return }
+    }
+  }
+
+  /// Yields to tasks outside test store executors until they are about to sleep here (a
+  /// heuristic, as swift-clocks': Swift cannot tell when such tasks are idle). Settles until the
+  /// number of sleepers has been stable for a while, or, after resuming a sleeper, until it
+  /// sleeps again.
   ///
   /// - Parameter target: Stop as soon as more than this many tasks sleep (a resumed timer has
   ///   gone back to sleep).
-  func settle(untilMoreThan target: Int = .max) async {
+  func settle(untilMoreThan target: Int) async {
     let start = ContinuousClock.now
     var last = self.sleeperCount
     var stableRounds = 0
@@ -183,7 +243,8 @@ extension TestClock {
 }
 
 /// Lets other tasks run until they suspend again: round trips through the global executor, as
-/// TCA's `megaYield`. A heuristic (Swift has no "wait until idle"), generous enough on 2 cores.
+/// TCA's `megaYield`. A heuristic (Swift has no "wait until idle"), only used for tasks that do
+/// not run on a test store's executor.
 func _settle(_ count: Int = 40) async {
   for _ in 0..<count {
     await Task.detached(priority: .background) { await Task.yield() }.value

@@ -35,8 +35,9 @@ public func withTaskCancellation<T: Sendable, E: Error>(
   let cancelID = context.cancelID(id)
   if cancelInFlight { context.registry.cancel(id: cancelID) }
   let result = _Lock<Result<T, E>?>(nil)
-  let key = context.registry.begin(ids: [cancelID], group: context.group)
-  let task = Task<Void, Never> {
+  // The work runs where the effects of its store run (a test store's serial executor).
+  let (key, taskExecutor) = context.registry.begin(ids: [cancelID], group: context.group)
+  let task = Task<Void, Never>(executorPreference: taskExecutor) {
     let outcome: Result<T, E>
     do throws(E) {
       outcome = .success(try await operation())

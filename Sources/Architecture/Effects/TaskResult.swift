@@ -77,7 +77,7 @@ extension TaskResult: Hashable where Success: Hashable {
 
 func _errorsEqual(_ lhs: any Error, _ rhs: any Error) -> Bool {
   guard type(of: lhs) == type(of: rhs) else { return false }
-  if let lhs = lhs as? any Equatable {
+  if let lhs = (lhs as Any) as? any Equatable {
     func open<E: Equatable>(_ lhs: E) -> Bool { (rhs as? E) == lhs }
     return open(lhs)
   }

@@ -17,6 +17,7 @@ final class _EffectRegistry: Sendable {
     var nextKey: UInt64 = 0
     var entries: [UInt64: Entry] = [:]
     var byID: [_CancelID: Set<UInt64>] = [:]
+    var taskExecutor: (any TaskExecutor)?
   }
 
   private let state = _Lock(State())
@@ -24,15 +25,25 @@ final class _EffectRegistry: Sendable {
   /// The number of effect tasks running (or cancelled and not yet finished).
   var count: Int { self.state.withLock { $0.entries.count } }
 
+  /// The executor effect tasks prefer (SE-0417) when they start: a test store's serial
+  /// executor, or `nil` for the global concurrent executor.
+  var taskExecutor: (any TaskExecutor)? {
+    get { self.state.withLock { $0.taskExecutor } }
+    set { self.state.withLock { $0.taskExecutor = newValue } }
+  }
+
   /// Reserves an entry before its task exists, so that a task finishing at once is handled.
-  func begin(ids: [_CancelID], group: _EffectGroup) -> UInt64 {
+  /// Returns its key and the executor its task should prefer.
+  func begin(
+    ids: [_CancelID], group: _EffectGroup
+  ) -> (key: UInt64, taskExecutor: (any TaskExecutor)?) {
     group.enter()
     return self.state.withLock { state in
       let key = state.nextKey
       state.nextKey &+= 1
       state.entries[key] = Entry(task: nil, ids: ids, group: group, isCancelled: group.isCancelled)
       for id in ids { state.byID[id, default: []].insert(key) }
-      return key
+      return (key, state.taskExecutor)
     }
   }
 

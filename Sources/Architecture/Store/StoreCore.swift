@@ -249,7 +249,8 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
   }
 
   /// Starts an effect's task, with `dependencies` (those in force where the effect was
-  /// created) or else the store's.
+  /// created) or else the store's, preferring the registry's task executor if it has one (a
+  /// test store's serial executor).
   private func spawn(
     priority: TaskPriority?,
     dependencies: DependencyValues? = nil,
@@ -258,13 +259,13 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
     _ body: @escaping @Sendable (Send<Action>) async -> Void
   ) {
     let registry = self.root.registry
-    let key = registry.begin(ids: ids, group: group)
+    let (key, taskExecutor) = registry.begin(ids: ids, group: group)
     let dependencies = dependencies ?? self.dependencies
     let send = Send<Action> { [weak store = self.store] action in
       await store?._receive(action, group: group)
     }
     let context = _EffectContext(registry: registry, group: group, ids: ids)
-    let task = Task(priority: priority) {
+    let task = Task(executorPreference: taskExecutor, priority: priority) {
       await _EffectContext.$current.withValue(context) {
         await DependencyValues.$current.withValue(dependencies) {
           await body(send)

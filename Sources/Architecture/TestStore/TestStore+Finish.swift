@@ -24,8 +24,9 @@ extension TestStore {
     let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.begin(location)
     let runtime = self.runtime
+    await self.settle()
     await _expectFinished(
-      timeout: timeout ?? self.timeout, at: location,
+      timeout: timeout ?? self.timeout, at: location, executor: self.executor.thread,
       until: { runtime.runningEffects.isEmpty },
       message: { duration in
         let origins = runtime.runningEffects.map { effect in
@@ -114,7 +115,7 @@ extension TestStore {
       effect.task.cancel()
       await effect.task.group?.wait()
     }
-    await _settle(5)
+    await self.settle()
   }
 
   /// Starts a `skip…` assertion: records its location, then lets effects deliver what they are
@@ -123,7 +124,7 @@ extension TestStore {
     _ location: _SourceLocation
   ) async -> _SourceLocation {
     self.begin(location)
-    await _settle(20)
+    await self.settle()
     return location
   }
 }

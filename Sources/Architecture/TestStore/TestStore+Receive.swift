@@ -192,7 +192,7 @@ extension TestStore {
         self.state = received.state
       }
     }
-    await _settle(20)
+    await self.settle()
   }
 
   /// Waits until an action to receive is there: any action when exhaustive, a matching one when
@@ -209,37 +209,31 @@ extension TestStore {
       isExhaustive ? runtime.hasReceived : runtime.receivedContains(where: predicate)
     }
     if isReady() { return true }
+    // Everything the effects can do now has been done: an action that has not come cannot come
+    // unless an effect is still running (waiting on something outside the test store).
+    await self.settle()
+    if isReady() { return true }
     if runtime.runningEffects.isEmpty {
-      await _settle(20)
-      if isReady() { return true }
-      if runtime.runningEffects.isEmpty {
-        location.reportIssue(failureMessage)
-        return false
-      }
-    }
-    let duration = timeout ?? self.timeout
-    // Stop early when nothing is left that could deliver the action.
-    let ready = await _poll(timeout: duration) { isReady() || runtime.runningEffects.isEmpty }
-    if ready && isReady() { return true }
-    if runtime.runningEffects.isEmpty {
-      // The effects ended while we waited: decide exactly as if they had ended before (their
-      // last actions may still be on their way to the store), so the verdict and its message
-      // do not depend on how fast the machine is.
-      await _settle(20)
-      if isReady() { return true }
       location.reportIssue(failureMessage)
       return false
     }
-    let stillRunning = !runtime.runningEffects.isEmpty
+    let duration = timeout ?? self.timeout
+    // Stop early when nothing is left that could deliver the action. An effect's task ends only
+    // after the store has reduced every action it sent, so once none runs the verdict is final.
+    _ = await _poll(timeout: duration, executor: self.executor.thread) {
+      isReady() || runtime.runningEffects.isEmpty
+    }
+    if isReady() { return true }
+    if runtime.runningEffects.isEmpty {
+      location.reportIssue(failureMessage)
+      return false
+    }
     let expected = isExhaustive ? "an action" : "a matching action"
     location.reportIssue(
       """
-      Expected to receive \(expected), but received none\
-      \(stillRunning ? _TestStoreMessages.after(duration) : "").
+      Expected to receive \(expected), but received none\(_TestStoreMessages.after(duration)).
 
-      \(stillRunning
-        ? _TestStoreMessages.effectsInFlight(timeoutWasExplicit: timeout != nil)
-        : _TestStoreMessages.noEffectsInFlight)
+      \(_TestStoreMessages.effectsInFlight(timeoutWasExplicit: timeout != nil))
       """)
     return false
   }

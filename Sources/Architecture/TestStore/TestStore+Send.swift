@@ -15,9 +15,12 @@ extension TestStore {
   ///
   /// A mismatch fails the test at this line with a diff; so does sending while actions fed back
   /// by effects are still to be received (with ``exhaustivity`` `.on`). The method returns once
-  /// the action is reduced and its effects have had a chance to start; it does not wait for them
-  /// (use ``TestStoreTask/finish(timeout:fileID:file:line:column:)`` or
-  /// ``finish(timeout:fileID:file:line:column:)`` for that).
+  /// the action is reduced and its effects have run as far as they can without the test: to
+  /// their end, or to where they wait (a ``TestClock`` sleep, a long-living stream); see
+  /// "Determinism" on ``TestStore``. To wait for effects that wait on real time or I/O, use
+  /// ``receive(_:timeout:assert:fileID:file:line:column:)``,
+  /// ``TestStoreTask/finish(timeout:fileID:file:line:column:)`` or
+  /// ``finish(timeout:fileID:file:line:column:)``.
   ///
   /// - Parameters:
   ///   - action: The action.
@@ -143,14 +146,15 @@ extension TestStore {
       location: location)
     self.state = result.after
 
-    let id = self.runtime.track(result.task, action: action, location: location)
-    // Give the effects a chance to start (and effects cancelled by this action to finish), so
+    // Let the effects run as far as they can (and effects cancelled by this action finish), so
     // that tests need no manual yielding.
-    await _settle(20)
+    await self.settle()
+    let id = self.runtime.track(result.task, action: action, location: location)
     // Through the non-generic protocol, so the closure captures no `State` or `Action` type.
     let effects: any _TrackedEffects = self.runtime
     return TestStoreTask(
       rawValue: result.task, timeout: self.timeout,
+      executor: self.executor.thread, effectsAreSerial: self.useMainSerialExecutor,
       isRunning: { id.map(effects.isRunning) ?? false })
   }
 }

@@ -72,6 +72,17 @@
 /// (a copy is handed over and the giver keeps no access to it), which is why they need not be
 /// `Sendable`. Keep `State` a value type, as TCA requires for its equality-based assertions:
 /// a class instance mutated in place would be shared between those copies.
+///
+/// ## Determinism
+///
+/// The feature's store and its effects run serially on an executor that belongs to the test
+/// store (see ``useMainSerialExecutor``), and every assertion first waits until that executor
+/// is idle: until each effect has run as far as it can, to its end or to a suspension on
+/// something outside the feature (a ``TestClock`` that has not been advanced, a real timer,
+/// I/O). So `send` returns with the effects it started already waiting where they wait, and a
+/// `receive` that cannot succeed fails at once instead of after a timeout. Only work that
+/// leaves the test store's executor — real time, I/O, `Task {}` created inside an effect, the
+/// main actor — is waited for by polling, up to ``timeout``.
 public final class TestStore<State: Equatable, Action> {
   /// How strictly the test store checks the feature (`.on` by default).
   public var exhaustivity: Exhaustivity = .on
@@ -83,6 +94,28 @@ public final class TestStore<State: Equatable, Action> {
 
   /// The state as of the last assertion: the state after the last action sent or received.
   public internal(set) var state: State
+
+  /// Whether the feature's effects run serially on the test store's executor (`true`, the
+  /// default), so that the test store knows exactly when they have done all they can.
+  ///
+  /// TCA's name for the same guarantee. TCA gets it by moving every task of the process onto the
+  /// main thread while a test store lives (swift-concurrency-extras' `withMainSerialExecutor`);
+  /// this test store instead runs its store and effects on a serial executor of its own (their
+  /// tasks prefer it, SE-0417), which leaves tests running in parallel in the same process
+  /// untouched. Set it to `false`, before sending the actions concerned, to run effects on the
+  /// global concurrent executor, as a feature does in an app; the test store then waits for them
+  /// by yielding, which cannot tell for certain when they are done (see ``TestClock``).
+  ///
+  /// ```swift
+  /// let store = TestStore(initialState: Feature.State()) { Feature() }
+  /// store.useMainSerialExecutor = false   // the effects below run concurrently
+  /// ```
+  public var useMainSerialExecutor: Bool = true {
+    didSet {
+      self.store.core.root.registry.taskExecutor =
+        self.useMainSerialExecutor ? self.executor : nil
+    }
+  }
 
   /// The dependencies the feature runs with. Changes apply to the actions sent afterwards and to
   /// the effects they start.
@@ -96,6 +129,8 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   let store: Store<State, Action>
+  /// The serial executor the store and (with ``useMainSerialExecutor``) its effects run on.
+  let executor: _TestStoreExecutor
   let runtime: _TestStoreRuntime<State, Action>
   let assertionLocation: _AssertionLocation
   /// Where the last assertion was made (unreceived actions at the end are reported there).
@@ -157,20 +192,22 @@ public final class TestStore<State: Equatable, Action> {
     self.runtime = runtime
     self.assertionLocation = assertionLocation
     self.lastLocation = location
+    let executor = _TestStoreExecutor()
+    self.executor = executor
     // The store gets its own copy of the initial state; the test keeps `self.state`.
     let storeState = _UncheckedSendable(initialState)
     self.store = Store(
       initialState: storeState.value,
       reducer: { _TestReducer(base: base.value, runtime: runtime) },
-      withDependencies: { $0 = dependencies }
+      withDependencies: { $0 = dependencies },
+      executor: executor
     )
+    self.store.core.root.registry.taskExecutor = executor
   }
 
   deinit {
     let received = self.runtime.takeReceived()
-    // The registry count is exact; the per-send tracking lags by one task hop when an effect
-    // has just finished, so it is only consulted when something is still running.
-    let running = self.store._effectCount > 0 ? self.runtime.runningEffects : []
+    let running = self.runtime.runningEffects
     if self.exhaustivity == .on {
       if !received.isEmpty {
         self.lastLocation.reportIssue(
@@ -199,6 +236,12 @@ public final class TestStore<State: Equatable, Action> {
     }
     self.runtime.forget(running)
     for effect in running { effect.task.cancel() }
+  }
+
+  /// Waits until the feature has done everything it can do now: until the test store's executor
+  /// is idle (exact), after yielding to effects on the global executor when they run there.
+  nonisolated(nonsending) func settle() async {
+    await _settle(self.executor.thread, effectsAreSerial: self.useMainSerialExecutor)
   }
 
   /// Records the location of the assertion now running.

@@ -41,11 +41,6 @@ enum _TestStoreMessages {
     "store.exhaustivity = .off".
     """
 
-  static let noEffectsInFlight = """
-    There are no in-flight effects that could deliver this action. Could the effect you \
-    expected to deliver this action have been cancelled?
-    """
-
   /// The advice when waiting timed out while effects are still running.
   static func effectsInFlight(timeoutWasExplicit: Bool) -> String {
     let timeoutMessage =

@@ -1,7 +1,7 @@
 /// What a ``TestStore`` learns from the store it drives: the state right after the action it
 /// sent, the actions effects sent back (with the state after each), and which of its sends still
-/// have effects running. Shared between the test's task, the store's executor (where the
-/// ``_TestReducer`` records) and the watcher tasks of effect groups, hence the lock.
+/// have effects running. Shared between the test's task and the store's executor (where the
+/// ``_TestReducer`` records), hence the lock.
 ///
 /// `@unchecked Sendable` although `State` and `Action` need not be `Sendable` (as in TCA): every
 /// stored property but `storage` is immutable, and `storage` is only touched inside its lock.
@@ -112,28 +112,34 @@ final class _TestStoreRuntime<State, Action>: _TrackedEffects, @unchecked Sendab
 
   /// Tracks the effects of a send until they finish.
   func track(_ task: StoreTask, action: Action, location: _SourceLocation) -> Int? {
-    guard let group = task.group else { return nil }
-    let id = self.storage.withLock { storage -> Int in
+    guard task.group != nil, !task._isFinished else { return nil }
+    return self.storage.withLock { storage -> Int in
       defer { storage.nextID += 1 }
       storage.running[storage.nextID] = Effects(
         id: storage.nextID, task: task, location: location, action: action)
       return storage.nextID
     }
-    Task.detached { [self] in
-      await group.wait()
-      self.storage.withLock { _ = $0.running.removeValue(forKey: id) }
-    }
-    return id
   }
 
-  /// Whether the effects of a tracked send are still running.
+  /// Whether the effects of a tracked send are still running: exact, from the count of the
+  /// group's running tasks, which each task decrements as its last step.
   func isRunning(_ id: Int) -> Bool {
-    self.storage.withLock { $0.running[id] != nil }
+    self.storage.withLock { storage in
+      guard let effects = storage.running[id] else { return false }
+      if effects.task._isFinished {
+        storage.running[id] = nil
+        return false
+      }
+      return true
+    }
   }
 
   /// The sends whose effects are still running, in the order they were sent.
   var runningEffects: [Effects] {
-    self.storage.withLock { $0.running.values.sorted { $0.id < $1.id } }
+    self.storage.withLock { storage in
+      storage.running = storage.running.filter { !$0.value.task._isFinished }
+      return storage.running.values.sorted { $0.id < $1.id }
+    }
   }
 
   /// Stops tracking effects (when they are skipped or the test ends).

@@ -10,19 +10,28 @@ public struct TestStoreTask: Hashable, Sendable {
   /// The store's task for the effects.
   public let rawValue: StoreTask
   let timeout: Duration
+  /// The test store's executor, and whether the effects run on it.
+  let executor: _TestStoreExecutorThread
+  let effectsAreSerial: Bool
   let isRunning: @Sendable () -> Bool
 
-  init(rawValue: StoreTask, timeout: Duration, isRunning: @escaping @Sendable () -> Bool) {
+  init(
+    rawValue: StoreTask, timeout: Duration, executor: _TestStoreExecutorThread,
+    effectsAreSerial: Bool, isRunning: @escaping @Sendable () -> Bool
+  ) {
     self.rawValue = rawValue
     self.timeout = timeout
+    self.executor = executor
+    self.effectsAreSerial = effectsAreSerial
     self.isRunning = isRunning
   }
 
-  /// Cancels the effects and waits until they have stopped.
+  /// Cancels the effects and waits until they have stopped, and until what their cancellation
+  /// set off has run.
   public func cancel() async {
     self.rawValue.cancel()
     await self.rawValue.group?.wait()
-    await _settle(5)
+    await _settle(self.executor, effectsAreSerial: self.effectsAreSerial)
   }
 
   /// Waits for the effects to finish, failing the test if they are still running after the
@@ -41,9 +50,11 @@ public struct TestStoreTask: Hashable, Sendable {
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    await _settle(self.executor, effectsAreSerial: self.effectsAreSerial)
     await _expectFinished(
       timeout: timeout ?? self.timeout,
       at: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+      executor: self.executor,
       until: { !self.isRunning() },
       message: { timeout in
         "Expected task to finish, but it is still in-flight\(_TestStoreMessages.after(timeout))."
@@ -71,25 +82,40 @@ public struct TestStoreTask: Hashable, Sendable {
 nonisolated(nonsending) func _expectFinished(
   timeout: Duration,
   at location: _SourceLocation,
+  executor: _TestStoreExecutorThread,
   until isFinished: () -> Bool,
   message: (_ timeout: Duration) -> String
 ) async {
-  guard await !_poll(timeout: timeout, until: isFinished) else { return }
+  guard await !_poll(timeout: timeout, executor: executor, until: isFinished) else { return }
   location.reportIssue(message(timeout))
 }
 
-/// Waits until a condition holds or the timeout passes, letting other tasks run meanwhile.
-/// Returns whether the condition holds.
+/// Waits until a condition holds or the timeout passes, and returns whether it holds.
+///
+/// The condition is checked whenever the test store's executor is idle, so work on it never
+/// makes the wait fail; the timeout only bounds how long it waits for work elsewhere (real
+/// time, I/O, tasks on the global executor).
 nonisolated(nonsending) func _poll(
-  timeout: Duration, until condition: () -> Bool
+  timeout: Duration, executor: _TestStoreExecutorThread, until condition: () -> Bool
 ) async -> Bool {
-  if condition() { return true }
-  await _settle()
   let clock = ContinuousClock()
   let deadline = clock.now.advanced(by: timeout)
-  while !condition() {
+  while true {
+    await executor.waitUntilIdle()
+    if condition() { return true }
     guard clock.now < deadline else { return false }
     try? await Task.sleep(for: .milliseconds(1))
   }
-  return true
+}
+
+/// Waits until a test store's feature has done everything it can do now: until its executor is
+/// idle, which is exact when the effects run on it (`effectsAreSerial`). Effects on the global
+/// executor are first yielded to (a heuristic, as TCA's `megaYield`).
+nonisolated(nonsending) func _settle(
+  _ executor: _TestStoreExecutorThread, effectsAreSerial: Bool
+) async {
+  await executor.waitUntilIdle()
+  guard !effectsAreSerial else { return }
+  await _settle(20)
+  await executor.waitUntilIdle()
 }

@@ -21,6 +21,8 @@ final class PushEngine<State: Sendable, Action: Sendable> {
   let maxFrameSize: Int
   /// How many times a costly push's duration its scope waits before the next push.
   let costlyPushWaitFactor: Double
+  /// Sends tails their entries, when the host keeps a history (set once, at start).
+  var tails: TailPump<State, Action>?
 
   /// The latest JSON made of each scope, with the revision it is of. Every subscription sent a
   /// scope's state at that revision holds this one value, so the subscribers of a scope share
@@ -139,9 +141,18 @@ final class PushEngine<State: Sendable, Action: Sendable> {
 
   // MARK: - Syncing one session
 
-  /// Sends owed pushes, then the replies that waited for them.
+  /// Sends `session`'s tails the entries they are owed (see ``TailPump``), if the host keeps a
+  /// history.
+  @usableFromInline
+  func pumpTails(_ session: Session<State, Action>, beforeReplies: Bool) {
+    self.tails?.pump(session, beforeReplies: beforeReplies)
+  }
+
+  /// Sends owed pushes (patches, and the entries owed to tails), then the replies that waited
+  /// for them.
   func releaseHeldReplies(_ session: Session<State, Action>) {
     self.syncPushes(session)
+    self.tails?.pump(session, beforeReplies: true)
     self.output.appendHeldReplies(session)
   }
 

@@ -22,12 +22,16 @@ final class DrawTape {
     case replaying
   }
 
+  // `@exclusivity(unchecked)`: a tape is used by one thread at a time (the loop's, or the
+  // replayer's), from its own synchronous methods, which hold no `inout` access across a call
+  // that could reach the tape again; the dynamic check could never fire, and the recorder
+  // resets the tape on every reduce.
   private(set) var mode: Mode
-  private(set) var draws: [Draw]
-  private var cursor = 0
+  @exclusivity(unchecked) private(set) var draws: [Draw]
+  @exclusivity(unchecked) private var cursor = 0
   /// Set when a replayed reduce asked for a value the tape does not hold (a reducer that is not
   /// deterministic given its recorded draws); the replay is then not exact.
-  private(set) var divergence: String?
+  @exclusivity(unchecked) private(set) var divergence: String?
 
   /// A tape that records.
   init() {
@@ -43,9 +47,10 @@ final class DrawTape {
 
   /// Empties a recording tape for the next reduce, keeping its capacity.
   func reset() {
-    self.draws.removeAll(keepingCapacity: true)
+    // Most reduces draw nothing: then there is nothing to empty.
+    if !self.draws.isEmpty { self.draws.removeAll(keepingCapacity: true) }
     self.cursor = 0
-    self.divergence = nil
+    if self.divergence != nil { self.divergence = nil }
   }
 
   /// Whether a replaying tape was used up exactly.

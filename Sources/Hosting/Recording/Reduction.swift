@@ -39,6 +39,9 @@ struct Reduction<Action> {
   }
 }
 
+/// Records cross threads: to the thread that rebuilds past states from them (and the journal's).
+extension Reduction: Sendable where Action: Sendable {}
+
 /// Told of every action the host reduces, in revision order, on the host's event loop, right
 /// after the reduce (before any reply is written): the journal and the history are sinks.
 protocol ReductionSink<Action>: AnyObject {

@@ -27,6 +27,22 @@ enum ThreadLocalTape {
     return Unmanaged<DrawTape>.fromOpaque(pointer).takeUnretainedValue()
   }
 
+  /// Makes `tape` this thread's tape until ``leave(restoring:)``, which the caller must call on
+  /// the same thread, with `tape` still alive (not generic, unlike ``with(_:_:)``: the recorder
+  /// calls it on every reduce from unspecialized code).
+  ///
+  /// - Returns: The previous tape, to restore.
+  static func enter(_ tape: DrawTape) -> UnsafeMutableRawPointer? {
+    let previous = pthread_getspecific(self.key)
+    pthread_setspecific(self.key, Unmanaged.passUnretained(tape).toOpaque())
+    return previous
+  }
+
+  /// Restores the tape ``enter(_:)`` replaced.
+  static func leave(restoring previous: UnsafeMutableRawPointer?) {
+    pthread_setspecific(self.key, previous)
+  }
+
   /// Runs `body` with `tape` as this thread's tape; the caller keeps `tape` alive.
   static func with<R>(_ tape: DrawTape, _ body: () throws -> R) rethrows -> R {
     let previous = pthread_getspecific(self.key)

@@ -17,6 +17,8 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
   let statistics: HostStatistics
   let pushes: PushEngine<State, Action>
   @usableFromInline let intake: ActionIntake<State, Action>
+  /// Answers `history`, `tail` and `get` with `at`; `nil` when the host keeps no history.
+  @usableFromInline let history: HistoryService<State, Action>?
 
   /// Handles one frame's payload.
   @inlinable
@@ -38,12 +40,16 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
       self.output.reply(session, .scopes(id: id, scopes: self.registry.listing))
     case .get(let id, let scope, nil):
       self.get(session, id: id, scope: scope)
-    case .get(let id, _, let at?):
-      self.output.reply(
-        session,
-        .error(
-          id: id, code: .revisionUnavailable,
-          message: "this host keeps no history, so it cannot read revision \(at)"))
+    case .get(let id, let scope, let at?):
+      guard let history else {
+        self.output.reply(
+          session,
+          .error(
+            id: id, code: .revisionUnavailable,
+            message: "this host keeps no history, so it cannot read revision \(at)"))
+        return
+      }
+      history.get(session, id: id, scope: scope, at: at)
     case .subscribe(let id, let scope):
       self.subscribe(session, id: id, scope: scope)
     case .unsubscribe(let id, let sub):
@@ -52,6 +58,10 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
       self.intake.send(session, id: id, scope: scope, action: action)
     case .ping(let id):
       self.output.reply(session, .pong(id: id))
+    case .history(let id, let since, let limit, let scope) where self.history != nil:
+      self.history?.history(session, id: id, since: since, limit: limit, scope: scope)
+    case .tail(let id, let since, let scope) where self.history != nil:
+      self.history?.tail(session, id: id, since: since, scope: scope)
     case .history(let id, _, _, _), .tail(let id, _, _):
       // Unknown to a host without the "history" feature (§8).
       self.output.reply(
@@ -148,7 +158,8 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
       session,
       .welcome(
         protocol: 1, host: self.configuration.hostName, app: self.appName,
-        session: String(session.id)))
+        session: String(session.id),
+        features: self.history == nil ? [] : [HistoryService<State, Action>.feature]))
   }
 
   @usableFromInline
@@ -168,12 +179,13 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
 
   @usableFromInline
   func subscribe(_ session: Session<State, Action>, id: Int64, scope name: String) {
-    guard session.subscriptions.count < self.configuration.maxSubscriptionsPerConnection else {
+    let held = session.subscriptions.count + session.tails.count
+    guard held < self.configuration.maxSubscriptionsPerConnection else {
       self.output.reply(
         session,
         .error(
           id: id, code: .overloaded,
-          message: "this connection already holds \(session.subscriptions.count) subscriptions, "
+          message: "this connection already holds \(held) subscriptions, "
             + "the limit; unsubscribe from one first"))
       return
     }
@@ -213,6 +225,7 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
 
   @usableFromInline
   func unsubscribe(_ session: Session<State, Action>, id: Int64, sub: Int64) {
+    if let history, history.unsubscribe(session, id: id, sub: sub) { return }
     guard session.subscriptions[sub] != nil else {
       self.output.reply(
         session,

@@ -35,6 +35,11 @@ public struct HostConfiguration: Sendable {
   /// large states cannot make the host spend most of its time encoding. The last change is
   /// always delivered, once the wait is over.
   public var costlyPushWaitFactor: Double = 4
+  /// How many of the most recently reduced actions the host keeps in memory for its history
+  /// (PROTOCOL.md §8: `history`, `tail`, `get` with `at`); at least this many are kept, and up
+  /// to a quarter more (plus one event-loop batch of actions) between two trims. `0` keeps none and turns the feature off: `welcome`
+  /// does not list `"history"`, and reduced actions are not recorded at all.
+  public var historyLimit = 100_000
   /// The host's name and version, sent in `welcome`.
   public var hostName = "storehost/1.0"
   /// Where log lines go, and how much is logged.

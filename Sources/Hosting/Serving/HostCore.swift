@@ -23,7 +23,9 @@ import Wire
 /// in arrival order per connection. The parts the core routes to are plain values and
 /// classes confined to the loop with it.
 @usableFromInline
-final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
+final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, HistoryScheduler,
+  PastStateReceiver
+{
   @usableFromInline nonisolated let loop: EventLoop
   @usableFromInline nonisolated var unownedExecutor: UnownedSerialExecutor {
     loop.asUnownedSerialExecutor()
@@ -42,6 +44,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   @usableFromInline let output: SessionOutput
   @usableFromInline let pushes: PushEngine<State, Action>
   @usableFromInline let router: RequestRouter<State, Action>
+  /// The history (PROTOCOL.md §8); `nil` when the host keeps none (`historyLimit` 0).
+  let history: HistoryService<State, Action>?
 
   @usableFromInline var sessions: [Int: Session<State, Action>] = [:]
   /// Subscriptions over all sessions: with none, reduced actions schedule no sync.
@@ -61,7 +65,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     recorder: ReductionRecorder<Action>,
     scopes: ScopeRegistry<State, Action>,
     configuration: HostConfiguration,
-    appName: String
+    appName: String,
+    history parts: HistoryParts<State, Action>? = nil
   ) {
     let store = LoopStore(store: store, loop: loop, recorder: recorder)
     let log = HostLogger(level: configuration.logLevel)
@@ -74,6 +79,17 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     let pushes = PushEngine(
       store: store, revision: revision, output: output, statistics: statistics, log: log,
       configuration: configuration)
+    var history: HistoryService<State, Action>?
+    if let historyLog = parts?.log, let pastStates = parts?.builder {
+      let tails = TailPump(
+        source: historyLog, output: output, maxFrameSize: configuration.maxFrameSize)
+      pushes.tails = tails
+      history = HistoryService(
+        store: store, source: historyLog, log: historyLog, builder: pastStates, tails: tails,
+        registry: scopes, revision: revision, configuration: configuration, output: output,
+        pushes: pushes, hostLog: log)
+    }
+    self.history = history
     self.loop = loop
     self.store = store
     self.revision = revision
@@ -92,7 +108,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       appName: appName, log: log, output: output, statistics: statistics, pushes: pushes,
       intake: ActionIntake(
         store: store, registry: scopes, revision: revision, statistics: statistics,
-        output: output))
+        output: output),
+      history: history)
   }
 
   var sessionCount: Int { sessions.count }
@@ -133,6 +150,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       .info,
       "disconnect session=\(session.id) subscriptions=\(session.subscriptions.count) (\(reason))")
     session.subscriptions.removeAll()
+    history?.sessionDidClose(session)
     // Its unfinished frame and its largest write (the channel's buffer) are freed with it.
     reclaimer.noteRelease(budget.release(session) + session.largestWrite)
   }
@@ -145,8 +163,30 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
     session.bytesReceived += Int64(bytes.count)
     session.decoder.append(bytes)
     let revisionBefore = revision.value
+    handleFrames(session)
+    endBatch(session, revisionBefore: revisionBefore)
+  }
+
+  /// After a batch of frames was handled: accounts the bytes still buffered, answers the batch,
+  /// closes the largest holders of unfinished frames if the budget is overdrawn, and schedules
+  /// the pushes of the revisions reduced.
+  @inlinable
+  func endBatch(_ session: Session<State, Action>, revisionBefore: Int64) {
+    let finished = budget.account(session)
+    if finished >= 1 << 20 { reclaimer.noteRelease(finished) }
+    finishBatch(session)
+    if budget.isOverdrawn { closeLargestHolders() }
+    if revision.value != revisionBefore { scheduleSync() }
+  }
+
+  /// Handles the complete frames buffered for `session`, in order — until one of them must be
+  /// answered before the next is read (a `get` with `at` being rebuilt off the loop).
+  @inlinable
+  func handleFrames(_ session: Session<State, Action>) {
     do {
-      while session.phase != .closing, let frame = try session.decoder.nextFrame() {
+      while session.phase != .closing, !session.isAwaitingPastState,
+        let frame = try session.decoder.nextFrame()
+      {
         router.handle(frame: frame, from: session)
       }
     } catch {
@@ -161,11 +201,6 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
           "a frame announces \(length) bytes; this host accepts at most \(limit)")
       }
     }
-    let finished = budget.account(session)
-    if finished >= 1 << 20 { reclaimer.noteRelease(finished) }
-    finishBatch(session)
-    if budget.isOverdrawn { closeLargestHolders() }
-    if revision.value != revisionBefore { scheduleSync() }
   }
 
   /// Closes the connections holding the most unfinished frames until the clients' buffered
@@ -192,6 +227,10 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
       pushes.syncPushes(session)
       output.flush(session)
     }
+    if session.needsTailPump {
+      pushes.tails?.pump(session, beforeReplies: false)
+      output.flush(session)
+    }
     output.updateBackpressure(session)
   }
 
@@ -200,7 +239,13 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver {
   @inlinable
   func finishBatch(_ session: Session<State, Action>) {
     if session.phase != .closing || !session.heldReplies.isEmpty {
-      if session.phase == .open { pushes.syncPushes(session) }
+      if session.phase == .open {
+        pushes.syncPushes(session)
+        // Only with tails open: reaching the tail pump costs metadata lookups in generic code.
+        if session.hasTails {
+          pushes.pumpTails(session, beforeReplies: !session.heldReplies.isEmpty)
+        }
+      }
       output.appendHeldReplies(session)
     }
     output.flush(session)

@@ -75,20 +75,30 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
     let loop = EventLoop(name: "storehost")
     let counter = RevisionCounter()
     let recorder = ReductionRecorder<Action>()
+    // The store's dependencies, computed here as its initializer would, so that replays of its
+    // actions use the very same values.
+    var dependencies = DependencyValues._effective
+    prepare?(&dependencies)
+    // Draws from uuid, date and random numbers inside a reduce are recorded with the action,
+    // so that it can be reduced again exactly (journal recovery, past states).
+    RecordingDependencies.install(into: &dependencies)
+    let storeDependencies = dependencies
     let store = Store(
       initialState: initialState,
       reducer: { HostReducer(base: reducer(), counter: counter, recorder: recorder) },
-      withDependencies: {
-        prepare?(&$0)
-        // Draws from uuid, date and random numbers inside a reduce are recorded with the
-        // action, so that it can be reduced again exactly (journal recovery, past states).
-        RecordingDependencies.install(into: &$0)
-      },
+      withDependencies: { $0 = storeDependencies },
       executor: loop)
+    // The history: every reduced action is recorded, and past states are rebuilt by replaying
+    // records with the same reducer and dependencies, on a thread of their own.
+    let history = HistoryParts.make(
+      configuration: configuration, initialState: initialState, revision: counter.value,
+      loop: loop, recorder: recorder, reducer: reducer, dependencies: storeDependencies)
     let core = HostCore(
       loop: loop, store: store, revision: counter, recorder: recorder,
-      scopes: ScopeRegistry(scopes), configuration: configuration, appName: app)
+      scopes: ScopeRegistry(scopes), configuration: configuration, appName: app,
+      history: history)
     counter.setObserver(core)
+    await core.connectHistory()
     do {
       try await core.startListening()
     } catch {

@@ -42,6 +42,20 @@ final class Session<State, Action> {
   /// The host's count of subscriptions over all sessions.
   let tally: SubscriptionTally
   var nextSubscriptionID: Int64 = 1
+  /// The connection's `tail`s (PROTOCOL.md §8), in the order they were opened (by id). They
+  /// share the subscription ids and count against the subscription limit.
+  var tails: [Tail] = []
+  /// Whether the connection has a tail open.
+  @usableFromInline var hasTails: Bool { !self.tails.isEmpty }
+  /// Whether tails stopped short because the client was not reading (resumed on drain).
+  var needsTailPump = false
+  /// A `get` with `at` whose past state is being rebuilt off the loop: the connection's later
+  /// requests wait in its decoder (and reading pauses) until it is answered, so replies keep
+  /// the order of requests.
+  var pendingPastState: PendingPastState<State, Action>?
+
+  /// Whether a `get` with `at` of this connection is being answered.
+  @usableFromInline var isAwaitingPastState: Bool { self.pendingPastState != nil }
 
   /// Frames ready to be written, in order.
   @exclusivity(unchecked) @usableFromInline var output: [UInt8] = []

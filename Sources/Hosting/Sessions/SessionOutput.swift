@@ -98,16 +98,18 @@ struct SessionOutput {
     if released > 0 { self.reclaimer.noteRelease(released) }
   }
 
-  /// Stops reading a client whose replies pile up unread, and resumes once they drained.
+  /// Stops reading a client whose replies pile up unread, and resumes once they drained;
+  /// reading also waits while the connection's `get` with `at` is being answered (its later
+  /// requests must wait for it).
   @inlinable
   func updateBackpressure<State, Action>(_ session: Session<State, Action>) {
     let backedUp = session.channel.outboundBytes > self.highWaterMark
-    if backedUp != session.isReadingPaused {
-      session.isReadingPaused = backedUp
-      session.channel.setReadingPaused(backedUp)
-      self.log(
-        .debug,
-        "session=\(session.id) reading \(backedUp ? "paused: client is not reading" : "resumed")")
+    let paused = backedUp || session.isAwaitingPastState
+    if paused != session.isReadingPaused {
+      session.isReadingPaused = paused
+      session.channel.setReadingPaused(paused)
+      let why = backedUp ? "client is not reading" : "a past state is being rebuilt"
+      self.log(.debug, "session=\(session.id) reading \(paused ? "paused: \(why)" : "resumed")")
     }
   }
 }

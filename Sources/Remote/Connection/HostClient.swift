@@ -40,6 +40,10 @@ public actor HostClient {
   private var pending: [Int64: Reply] = [:]
   private var pendingSubscriptions: [Int64: @Sendable (SubscriptionEvent) -> Void] = [:]
   private var subscriptions: [Int64: @Sendable (SubscriptionEvent) -> Void] = [:]
+  /// Handlers of `tail` requests in flight, by request id (see HostClient+History.swift).
+  var pendingTails: [Int64: @Sendable (TailEvent) -> Void] = [:]
+  /// Handlers of open tails, by `sub`.
+  var tails: [Int64: @Sendable (TailEvent) -> Void] = [:]
   private var closeHandlers: [@Sendable (RemoteError) -> Void] = []
   private var errorHandler: (@Sendable (RemoteError) -> Void)?
 
@@ -195,6 +199,7 @@ public actor HostClient {
   public func unsubscribe(_ sub: Int64) async throws(RemoteError) {
     let id = self.makeID()
     self.subscriptions[sub] = nil
+    self.tails[sub] = nil
     switch try await self.request(.unsubscribe(id: id, sub: sub)) {
     case .ok: return
     case let other: throw Self.unexpected(other, for: "unsubscribe")
@@ -303,12 +308,12 @@ public actor HostClient {
 
   // MARK: - Internals
 
-  private func makeID() -> Int64 {
+  func makeID() -> Int64 {
     defer { self.nextID += 1 }
     return self.nextID
   }
 
-  private func request(_ message: ClientMessage) async throws(RemoteError) -> HostMessage {
+  func request(_ message: ClientMessage) async throws(RemoteError) -> HostMessage {
     guard let connection = self.connection, connection.isOpen, let id = message.id else {
       throw self.closeReason ?? .closed
     }
@@ -316,7 +321,7 @@ public actor HostClient {
     return try await withUnsafeContinuation { self.pending[id] = $0 }.get()
   }
 
-  private static func unexpected(_ message: HostMessage, for request: String) -> RemoteError {
+  static func unexpected(_ message: HostMessage, for request: String) -> RemoteError {
     .protocolViolation("the host answered '\(request)' with '\(message.type)'")
   }
 
@@ -351,11 +356,15 @@ public actor HostClient {
       }
       self.reply(id, message)
     case .scopes(let id, _), .state(let id, _, _, _), .ack(let id, _), .ok(let id),
-      .pong(let id), .history(let id, _, _, _), .tailing(let id, _, _):
+      .pong(let id), .history(let id, _, _, _):
       self.reply(id, message)
-    case .entry, .entryGap:
-      // Pushes for tails (§8); this client does not open any.
-      break
+    case .tailing(let id, let sub, _):
+      if let handler = self.pendingTails.removeValue(forKey: id) { self.tails[sub] = handler }
+      self.reply(id, message)
+    case .entry(let sub, let entry):
+      self.tails[sub]?(.entry(entry))
+    case .entryGap(let sub, let from, let to):
+      self.tails[sub]?(.gap(from: from, to: to))
     case .error(let id, let code, let text):
       if let id, let waiter = self.pending.removeValue(forKey: id) {
         waiter.resume(returning: .failure(.host(code: code, message: text)))
@@ -389,6 +398,8 @@ public actor HostClient {
     for waiter in waiters.values { waiter.resume(returning: .failure(reason)) }
     self.subscriptions.removeAll()
     self.pendingSubscriptions.removeAll()
+    self.tails.removeAll()
+    self.pendingTails.removeAll()
     let handlers = self.closeHandlers
     self.closeHandlers.removeAll()
     for handler in handlers { handler(reason) }

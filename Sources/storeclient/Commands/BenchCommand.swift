@@ -116,35 +116,3 @@ extension BenchCommand {
     }
   }
 }
-
-/// The live progress of a bench: a bar redrawn in place on a terminal, a line per second
-/// otherwise (both on standard error).
-struct ProgressDisplay: Sendable {
-  var options: BenchOptions
-  var console: Console
-
-  /// How often to update.
-  var period: Duration { self.console.errorIsTerminal ? .milliseconds(200) : .seconds(1) }
-
-  func show(_ progress: BenchRun.Progress) {
-    let rate = progress.elapsedSeconds > 0 ? Double(progress.confirmed) / progress.elapsedSeconds : 0
-    let figures = "\(Durations.fixed(progress.elapsedSeconds, 1)) s  \(Durations.grouped(progress.confirmed)) acknowledged  \(Durations.grouped(Int(rate))) actions/s  errors \(progress.errors)"
-    guard self.console.errorIsTerminal else {
-      self.console.note("bench: " + figures)
-      return
-    }
-    let fraction: Double =
-      switch self.options.length {
-      case .actions(let count): Double(progress.confirmed) / Double(max(1, count * self.options.clients))
-      case .duration(let seconds): progress.elapsedSeconds / seconds
-      }
-    let width = 30
-    let filled = min(width, max(0, Int((fraction * Double(width)).rounded(.down))))
-    let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-    self.console.noteRaw("\r\u{1B}[K[\(bar)] \(Int(min(1, fraction) * 100))%  " + figures)
-  }
-
-  func clear() {
-    if self.console.errorIsTerminal { self.console.noteRaw("\r\u{1B}[K") }
-  }
-}

@@ -71,6 +71,11 @@ struct WatchFormatter: Sendable {
   /// operation with the value it replaced or removed, read from the state as it was just
   /// before that operation.
   func describe(_ ops: [JSON], before: JSON) -> String {
+    self.describeEach(ops, before: before).joined(separator: "; ")
+  }
+
+  /// The parts of ``describe(_:before:)``, one per operation (`diff` prints one per line).
+  func describeEach(_ ops: [JSON], before: JSON) -> [String] {
     var document = before
     var parts: [String] = []
     for op in ops {
@@ -97,7 +102,7 @@ struct WatchFormatter: Sendable {
       }
       if let next = try? JSONPatch.apply([operation], to: document) { document = next }
     }
-    return parts.joined(separator: "; ")
+    return parts
   }
 
   private func cut(_ text: String) -> String {

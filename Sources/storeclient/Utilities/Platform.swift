@@ -41,13 +41,6 @@ extension Platform {
   static func isTerminal(_ descriptor: Int32) -> Bool {
     isatty(descriptor) == 1
   }
-
-  /// The terminal's width in columns, if the descriptor is one.
-  static func terminalColumns(_ descriptor: Int32) -> Int? {
-    var size = winsize()
-    guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-    return Int(size.ws_col)
-  }
 }
 
 // MARK: - Process
@@ -81,5 +74,39 @@ extension Platform {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+  }
+}
+
+// MARK: - Calendar
+
+extension Platform {
+  /// The wall-clock time of day of an instant, `HH:MM:SS.mmm`, in the local time zone (`TZ`)
+  /// or in UTC.
+  ///
+  /// - Parameters:
+  ///   - milliseconds: Milliseconds since 1970-01-01T00:00:00Z.
+  ///   - utc: Whether to show UTC rather than local time.
+  static func timeOfDay(milliseconds: Int64, utc: Bool) -> String {
+    let millis = ((milliseconds % 1000) + 1000) % 1000
+    var seconds = time_t((milliseconds - millis) / 1000)
+    var parts = tm()
+    if utc { gmtime_r(&seconds, &parts) } else { localtime_r(&seconds, &parts) }
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let fraction = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+    return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(fraction)"
+  }
+
+  /// Milliseconds since 1970 of a UTC calendar date and time.
+  static func utcMilliseconds(
+    year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int
+  ) -> Int64 {
+    var parts = tm()
+    parts.tm_year = Int32(year - 1900)
+    parts.tm_mon = Int32(month - 1)
+    parts.tm_mday = Int32(day)
+    parts.tm_hour = Int32(hour)
+    parts.tm_min = Int32(minute)
+    parts.tm_sec = Int32(second)
+    return Int64(timegm(&parts)) * 1000 + Int64(millisecond)
   }
 }

@@ -77,6 +77,23 @@ typedef enum {
   _CLOCK_MONOTONIC = 6,
 } clockid_t;
 int clock_gettime(clockid_t clock, struct timespec *time);
+// time.h: calendar times (storeclient log's time of day)
+struct tm {
+  int tm_sec;
+  int tm_min;
+  int tm_hour;
+  int tm_mday;
+  int tm_mon;
+  int tm_year;
+  int tm_wday;
+  int tm_yday;
+  int tm_isdst;
+  long tm_gmtoff;
+  char *tm_zone;
+};
+struct tm *gmtime_r(const time_t *clock, struct tm *result);
+struct tm *localtime_r(const time_t *clock, struct tm *result);
+time_t timegm(struct tm *time);
 
 // unistd.h
 int close(int fd);

@@ -21,7 +21,7 @@ func withFakeHost<R>(
 
 /// Polls `condition` until it holds or `timeout` passes; records an issue on timeout.
 func eventually(
-  _ what: String, timeout: Duration = .seconds(5),
+  _ what: String, timeout: Duration = .seconds(30),
   sourceLocation: SourceLocation = #_sourceLocation,
   _ condition: () async -> Bool
 ) async {

@@ -94,13 +94,13 @@ final class HostProcess: Sendable {
   private let process: Process
   private let errors = CapturedOutput()
 
-  /// Starts `storehost --socket <path>` and waits until it listens.
-  init(socketPath: String) async throws {
+  /// Starts `storehost --socket <path>` (plus `arguments`) and waits until it listens.
+  init(socketPath: String, arguments: [String] = []) async throws {
     guard let binary = Binaries.storehost else { throw HarnessError("storehost is not built") }
     self.socketPath = socketPath
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = ["--socket", socketPath]
+    process.arguments = ["--socket", socketPath] + arguments
     process.standardOutput = FileHandle.nullDevice
     process.standardError = self.errors.handle
     self.process = process
