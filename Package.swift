@@ -9,6 +9,7 @@ import PackageDescription
 //   Hosting        the host runtime: serves scopes of a root Store over a Unix socket
 //   Remote         the client runtime: RemoteStore, a scoped store in another process
 //   ArgumentParsing  hand-written command-line parsing and help, shared by the two tools
+//   HTTPServing    a loopback HTTP/1.1 server (parser, keep-alive, SSE) for storeclient inspect
 //   storehost      the daemon          storeclient   the CLI
 //
 // No target has unsafe flags: SwiftPM refuses them in a package used as a dependency. Release
@@ -45,9 +46,15 @@ let package = Package(
         "Architecture", "Wire", .target(name: "CSystemLinux", condition: .when(platforms: [.linux])),
       ]),
     .target(name: "ArgumentParsing"),
+    // A loopback HTTP/1.1 server with Server-Sent Events, for storeclient's web inspector; no
+    // dependency, so that the fuzz target can build its request parser alone.
+    .target(name: "HTTPServing"),
+    // A raw TCP client for the tests of the HTTP server and of the inspector.
+    .target(name: "HTTPTestSupport"),
     .target(name: "Remote", dependencies: ["Architecture", "Wire"]),
     .executableTarget(name: "storehost", dependencies: ["Hosting", "Wire", "Examples", "ArgumentParsing"]),
-    .executableTarget(name: "storeclient", dependencies: ["Remote", "Wire", "ArgumentParsing"]),
+    .executableTarget(
+      name: "storeclient", dependencies: ["Remote", "Wire", "ArgumentParsing", "HTTPServing"]),
     .executableTarget(
       name: "ArchitectureBenchmarks", dependencies: ["Architecture"],
     ),
@@ -59,8 +66,13 @@ let package = Package(
     .testTarget(
       name: "RemoteTests", dependencies: ["Remote", "Wire", "Examples", "Architecture", "Hosting"]),
     .testTarget(
-      name: "storeclientTests", dependencies: ["storeclient", "Remote", "Wire", "ArgumentParsing", "Examples"]),
+      name: "storeclientTests",
+      dependencies: [
+        "storeclient", "Remote", "Wire", "ArgumentParsing", "Examples", "HTTPServing",
+        "HTTPTestSupport",
+      ]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+    .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "HTTPTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -33,6 +33,10 @@
 #             one random item with {"toggleCompleted":{}}, one of them the watched item):
 #             actions/s, patch bytes per action per watcher, host RSS (no Redis counterpart).
 #   redis-benchmark's request count is calibrated per load so that a run lasts ≈ DURATION.
+#        floor  bench/pingpong.c: a C server and C clients over the same kind of socket, a
+#             4-byte length and a 60-byte payload echoed, one in flight, 1 and 16 clients —
+#             the transport's floor, which loads 1 and 2 are measured against in the same run
+#             (built with the system's C compiler; gcc is installed with apt-get if missing).
 #   Raw per-run figures are kept in $TMP/raw.tsv (printed path) for inspection.
 set -euo pipefail
 
@@ -59,6 +63,15 @@ if [[ ! -x "$SUB_BIN" || "$ROOT/bench/redis_fanout_sub.swift" -nt "$SUB_BIN" ]];
   swiftc -O "$ROOT/bench/redis_fanout_sub.swift" -o "$SUB_BIN" >&2 || SUB_BIN=""
 fi
 [[ -n "$SUB_BIN" ]] || log "could not compile bench/redis_fanout_sub.swift; load 5 uses the (slower) Python reader"
+# The transport floor (loads 1–4): a C ping-pong over the same kind of socket.
+if ! command -v cc >/dev/null; then
+  log "installing gcc with apt-get (for bench/pingpong.c)"
+  { sudo -n apt-get install -y gcc || apt-get install -y gcc; } >&2 || { log "no C compiler; install gcc"; exit 1; }
+fi
+PINGPONG_BIN="$ROOT/.build/pingpong"
+if [[ ! -x "$PINGPONG_BIN" || "$ROOT/bench/pingpong.c" -nt "$PINGPONG_BIN" ]]; then
+  cc -O2 -pthread -o "$PINGPONG_BIN" "$ROOT/bench/pingpong.c" >&2 || { log "could not compile bench/pingpong.c"; exit 1; }
+fi
 
 # --- Redis ---------------------------------------------------------------------------------
 if ! command -v redis-server >/dev/null || ! command -v redis-benchmark >/dev/null; then
@@ -136,6 +149,14 @@ redis_run() {  # LOAD CLIENTS PIPELINE — one redis-benchmark run, calibrated t
   record "$load" redis p99 "$(awk -F, '{print $7 * 1000}' <<<"$out")"
 }
 
+floor_run() {  # CLIENTS — one run of the C ping-pong floor
+  local out
+  out="$("$PINGPONG_BIN" "$TMP/pingpong.sock" "$1" "$DURATION")"
+  record "floor$1" floor rps "$(jget round_trips_per_s <<<"$out")"
+  record "floor$1" floor p50 "$(jget p50_us <<<"$out")"
+  record "floor$1" floor p99 "$(jget p99_us <<<"$out")"
+}
+
 # --- Loads 1–4 -------------------------------------------------------------------------------
 for run in $(seq "$RUNS"); do
   wants 1234 || break
@@ -144,6 +165,7 @@ for run in $(seq "$RUNS"); do
   ours 2 --clients 16 --ack every;  redis_run 2 16 1
   ours 3 --clients 64 --ack every;  redis_run 3 64 1
   ours 4 --clients 16 --ack end --pipeline 16; redis_run 4 16 16
+  floor_run 1; floor_run 16
 done
 
 # --- Load 5: fan-out -----------------------------------------------------------------------------
@@ -241,6 +263,12 @@ for load in "1234":
         o, r = med(load, "ours", metric), med(load, "redis", metric)
         rows.append((names[load] + " " + {"rps": "req/s", "p50": "p50", "p99": "p99"}[metric],
                      fmt(o, unit), fmt(r, unit), ratio(o, r)))
+for clients, load in (("1", "1"), ("16", "2")):
+    for metric, unit in (("rps", "/s"), ("p50", "us"), ("p99", "us")):
+        o, f = med(load, "ours", metric), med("floor" + clients, "floor", metric)
+        rows.append(("floor: %s vs C ping-pong, %s client%s %s" % (load, clients, "" if clients == "1" else "s",
+                     {"rps": "req/s", "p50": "p50", "p99": "p99"}[metric]),
+                     fmt(o, unit), fmt(f, unit) + " (C)", ratio(o, f)))
 for k in ("1", "10", "100"):
     for metric in ("p50", "p99"):
         o, r = med("5k" + k, "ours", metric), med("5k" + k, "redis", metric)

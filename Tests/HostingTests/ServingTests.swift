@@ -333,7 +333,9 @@ struct ServingTests {
     let final = try #require(sender.request(#"{"type":"get","id":-3,"scope":"todos"}"#)["state"])
     var patches = 0
     while mirror.state != final {
-      try mirror.apply(watcher.expect("patch"))
+      // A deferred push waits 300× the list's encoding cost, which under ThreadSanitizer on a
+      // loaded 2-core machine is tens of milliseconds: allow for seconds of waiting.
+      try mirror.apply(watcher.expect("patch", timeout: 120))
       patches += 1
     }
     #expect(mirror.state["todos"]?[0]?["description"] == .string("last"))

@@ -9,7 +9,7 @@ enum StoreClient {
   /// The subcommands, in the order help lists them.
   static let commands: [any ClientCommand.Type] = [
     ScopesCommand.self, GetCommand.self, WatchCommand.self, SendCommand.self, LogCommand.self,
-    DiffCommand.self, PingCommand.self, BenchCommand.self,
+    DiffCommand.self, PingCommand.self, BenchCommand.self, InspectCommand.self,
   ]
 
   /// The root command's interface.

@@ -2,12 +2,14 @@
 // Darwin shim can be type-checked on Linux, where there is no macOS SDK. Not Apple's headers:
 // each declaration below restates, with the same C types, what the macOS 15 SDK declares
 // (arm64 and x86-64 alike: LP64), from
-//   XNU  bsd/sys/_types.h, _types/*.h, socket.h, un.h, poll.h, stat.h, fcntl.h, errno.h
+//   XNU  bsd/sys/_types.h, _types/*.h, socket.h, un.h, poll.h, stat.h, fcntl.h, errno.h,
+//        bsd/netinet/in.h, tcp.h
 //   Libc unistd.h, stdlib.h, string.h      libpthread pthread.h, sys/_pthread/_pthread_types.h
 // Pointer nullability is as in those headers: pthread.h annotates its pointers (so Swift sees
 // optionals or not); the BSD headers do not (so Swift sees implicitly unwrapped optionals).
 // Only the names the shims use are here (Wire's Platform/Posix.swift and Posix+Darwin.swift,
-// storeclient's Utilities/Platform.swift); a new use fails to
+// storeclient's Utilities/Platform.swift, ArgumentParsing's TerminalWidth.swift, HTTPServing's
+// Platform/); a new use fails to
 // type-check until its declaration is added from the SDK's header.
 #ifndef C_DARWIN_STAND_IN_H
 #define C_DARWIN_STAND_IN_H
@@ -158,6 +160,28 @@ ssize_t send(int fd, const void *buffer, size_t count, int flags);
 int getsockopt(
   int fd, int level, int name, void *__restrict value, socklen_t *__restrict length);
 int setsockopt(int fd, int level, int name, const void *value, socklen_t length);
+#define SO_REUSEADDR 0x0004
+#define SHUT_WR 1
+ssize_t recv(int fd, void *buffer, size_t count, int flags);
+int shutdown(int fd, int how);
+int getsockname(int fd, struct sockaddr *__restrict address, socklen_t *__restrict length);
+
+// netinet/in.h, netinet/tcp.h
+typedef __uint16_t in_port_t;
+typedef __uint32_t in_addr_t;
+struct in_addr {
+  in_addr_t s_addr;
+};
+struct sockaddr_in {
+  __uint8_t sin_len;
+  sa_family_t sin_family;
+  in_port_t sin_port;
+  struct in_addr sin_addr;
+  char sin_zero[8];
+};
+#define AF_INET 2
+#define IPPROTO_TCP 6
+#define TCP_NODELAY 0x01
 
 // sys/un.h
 struct sockaddr_un {
