@@ -59,6 +59,8 @@ let package = Package(
       name: "ArchitectureBenchmarks", dependencies: ["Architecture"],
     ),
     .executableTarget(name: "WireBenchmarks", dependencies: ["Wire"]),
+    .executableTarget(
+      name: "DurabilityBenchmarks", dependencies: ["Hosting", "Examples", "Wire", "Architecture"]),
     .testTarget(name: "ArchitectureTests", dependencies: ["Architecture"]),
     .testTarget(name: "ExamplesTests", dependencies: ["Examples", "Architecture"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),

@@ -5,6 +5,9 @@
 # Usage:  bench/callgrind.sh [STOREHOST ...]     (default: .build/release/storehost)
 #   ROUNDS=2      how many times each load runs per binary (binaries alternate within a round)
 #   CLIENT=PATH   the storeclient to drive the load (default: .build/release/storeclient)
+#   DURABLE=MODE  run the hosts on a data directory with --fsync MODE (everysec, always, no)
+#                 instead of --ephemeral
+#   HOST_ARGS="…" more storehost options (e.g. HOST_ARGS="--history 0": the host without history)
 #
 # Loads: 16 clients with one action in flight (8,000 actions), 16 clients pipelining 16
 # (32,000 actions), and one sender fanned out to 50 watchers (1,000 actions). Each host runs
@@ -46,13 +49,21 @@ EOF
 cc -shared -fPIC -O2 -o "$work/shim.so" "$work/shim.c" -ldl
 
 # measure BIN LABEL BENCH-ARGS...: prints "LABEL: N instructions/action".
+# The host keeps its state in memory (--ephemeral, for binaries that know it); with
+# DURABLE=everysec (or always, no) it keeps it in a data directory of the run instead.
 measure() {
   local bin="$1" label="$2"
   shift 2
-  local dir
+  local dir storage=()
   dir="$(mktemp -d "$work/run-XXXX")"
+  if [[ -n "${DURABLE:-}" ]]; then
+    storage=(--data "$dir/data" --fsync "$DURABLE")
+  elif "$bin" --help 2>/dev/null | grep -q -- '--ephemeral'; then
+    storage=(--ephemeral)
+  fi
   LD_PRELOAD="$work/shim.so" valgrind --tool=callgrind --callgrind-out-file="$dir/cg.out" \
-    "$bin" --socket "$dir/h.sock" --log-level warning > "$dir/host.log" 2>&1 &
+    "$bin" --socket "$dir/h.sock" "${storage[@]}" ${HOST_ARGS:-} --log-level warning \
+    > "$dir/host.log" 2>&1 &
   local host=$!
   for _ in $(seq 1 300); do [[ -S "$dir/h.sock" ]] && break; sleep 0.2; done
   "$CLIENT" bench --socket "$dir/h.sock" --clients 2 --actions 300 > /dev/null 2>&1  # warm-up

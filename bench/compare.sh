@@ -8,7 +8,10 @@
 #                new item at index 0, which shifts the array, so seeding is quadratic — 100,000
 #                take about a minute here)
 #   SKIP_BUILD=1 reuse .build/release
-#   LOADS="1234 5 6"  which groups to run: loads 1–4, load 5, load 6 (all by default)
+#   LOADS="1234 5 6 7 8"  which groups to run: loads 1–4, 5, 6, 7 (durable throughput),
+#                8 (recovery) (all by default)
+#   RECOVERY_ACTIONS=1000000  counter actions journaled for load 8; RECOVERY_TODOS=100000 to-dos
+#                in the snapshot and as many journaled toggles
 #
 # What it does:
 #   1. `swift build -c release` (storehost, storeclient).
@@ -32,6 +35,19 @@
 #             16 senders (4 storeclient bench processes × 4 clients, each process toggling
 #             one random item with {"toggleCompleted":{}}, one of them the watched item):
 #             actions/s, patch bytes per action per watcher, host RSS (no Redis counterpart).
+#        7    durability: storehost --data DIR --fsync everysec|always vs redis-server
+#             --appendonly yes --appendfsync everysec|always (both journaling to files in $TMP),
+#             1 and 16 clients, one INCR/increment in flight each; and the same loads on the
+#             ephemeral host of loads 1–4, for what journaling costs us (everysec vs --ephemeral)
+#        8    recovery: a journal of RECOVERY_ACTIONS counter increments (storeclient bench,
+#             16 clients × 16 pipelined; host RSS sampled every quarter: journaling must not
+#             grow memory), then the host killed (-9) and restarted RUNS times: the recovery
+#             time it logs, and the journal's size on disk; Redis: an AOF of as many INCRs
+#             (redis-benchmark -P 16, auto-aof-rewrite off), restarted RUNS times: the load
+#             time it logs ("DB loaded from append only file"); and RECOVERY_TODOS to-dos
+#             seeded through actions, snapshotted by a clean stop, then as many toggles of
+#             distinct to-dos journaled (--snapshot-growth 1000 keeps them in the journal),
+#             killed and restarted RUNS times.
 #   redis-benchmark's request count is calibrated per load so that a run lasts ≈ DURATION.
 #        floor  bench/pingpong.c: a C server and C clients over the same kind of socket, a
 #             4-byte length and a 60-byte payload echoed, one in flight, 1 and 16 clients —
@@ -44,7 +60,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DURATION="${DURATION:-5}"
 RUNS="${RUNS:-3}"
 SCALE_N="${SCALE_N:-1000 100000}"
-LOADS="${LOADS:-1234 5 6}"
+LOADS="${LOADS:-1234 5 6 7 8}"
+RECOVERY_ACTIONS="${RECOVERY_ACTIONS:-1000000}"
+RECOVERY_TODOS="${RECOVERY_TODOS:-100000}"
 wants() { [[ " $LOADS " == *" $1 "* ]]; }
 cd "$ROOT"
 
@@ -93,7 +111,9 @@ HOST_SOCK="$TMP/host.sock"
 REDIS_SOCK="$TMP/redis.sock"
 RAW="$TMP/raw.tsv"
 HOST_PID=""; REDIS_PID=""
+EXTRA_PIDS=()
 cleanup() {
+  for pid in "${EXTRA_PIDS[@]}"; do kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
   [[ -n "$HOST_PID" ]] && kill "$HOST_PID" 2>/dev/null && wait "$HOST_PID" 2>/dev/null
   [[ -n "$REDIS_PID" ]] && kill "$REDIS_PID" 2>/dev/null && wait "$REDIS_PID" 2>/dev/null
   true
@@ -104,7 +124,7 @@ wait_for_socket() { for _ in $(seq 200); do [[ -S "$1" ]] && return 0; sleep 0.0
 
 start_host() {
   local sock="$1"
-  "$BIN/storehost" --socket "$sock" --log-level error 2>>"$TMP/host.log" &
+  "$BIN/storehost" --socket "$sock" --ephemeral --log-level error 2>>"$TMP/host.log" &
   HOST_PID=$!
   wait_for_socket "$sock"
 }
@@ -123,10 +143,10 @@ log "storehost pid $HOST_PID on $HOST_SOCK; redis-server pid $REDIS_PID on $REDI
 record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >> "$RAW"; }
 jget() { python3 -c 'import json,sys; v=json.loads(sys.stdin.read()).get(sys.argv[1]); print("" if v is None else v)' "$1"; }
 
-ours() {  # LOAD ARGS… — one storeclient bench run
+ours() {  # LOAD ARGS… — one storeclient bench run (on $OURS_SOCK, else the ephemeral host)
   local load="$1"; shift
   local out
-  out="$("$BIN/storeclient" bench --socket "$HOST_SOCK" --duration "$DURATION" --json "$@")"
+  out="$("$BIN/storeclient" bench --socket "${OURS_SOCK:-$HOST_SOCK}" --duration "$DURATION" --json "$@")"
   [[ "$(jget errors <<<"$out")" == "0" ]] || log "load $load: storeclient bench reported errors: $out"
   record "$load" ours rps "$(jget actions_per_s <<<"$out")"
   record "$load" ours p50 "$(jget ack_p50_us <<<"$out")"
@@ -134,16 +154,16 @@ ours() {  # LOAD ARGS… — one storeclient bench run
 }
 
 declare -A REDIS_N
-redis_run() {  # LOAD CLIENTS PIPELINE — one redis-benchmark run, calibrated to ≈ DURATION
-  local load="$1" c="$2" p="$3" n out
+redis_run() {  # LOAD CLIENTS PIPELINE [SOCKET] — one redis-benchmark run, calibrated to ≈ DURATION
+  local load="$1" c="$2" p="$3" socket="${4:-$REDIS_SOCK}" n out
   if [[ -z "${REDIS_N[$load]:-}" ]]; then
-    out="$(redis-benchmark -s "$REDIS_SOCK" -t incr -c "$c" -P "$p" -n $((20000 * p)) --csv | tail -n 1)"
+    out="$(redis-benchmark -s "$socket" -t incr -c "$c" -P "$p" -n $((5000 * p)) --csv | tail -n 1)"
     REDIS_N[$load]="$(python3 -c 'import sys; print(max(10000, int(float(sys.argv[1]) * float(sys.argv[2]))))' \
       "$(cut -d, -f2 <<<"$out" | tr -d '"')" "$DURATION")"
   fi
   n="${REDIS_N[$load]}"
   # CSV: "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms"
-  out="$(redis-benchmark -s "$REDIS_SOCK" -t incr -c "$c" -P "$p" -n "$n" --csv | tail -n 1 | tr -d '"')"
+  out="$(redis-benchmark -s "$socket" -t incr -c "$c" -P "$p" -n "$n" --csv | tail -n 1 | tr -d '"')"
   record "$load" redis rps "$(cut -d, -f2 <<<"$out")"
   record "$load" redis p50 "$(awk -F, '{print $5 * 1000}' <<<"$out")"
   record "$load" redis p99 "$(awk -F, '{print $7 * 1000}' <<<"$out")"
@@ -184,6 +204,134 @@ for run in $(seq "$RUNS"); do
     record "5k$k" redis p99 "$(jget p99_us <<<"$out")"
   done
 done
+
+# --- Load 7: durability, throughput ----------------------------------------------------------------
+start_durable_host() {  # SOCKET DIR FSYNC [ARGS…] — a durable storehost; its pid in DURABLE_PID
+  local sock="$1" dir="$2" fsync="$3"; shift 3
+  "$BIN/storehost" --socket "$sock" --data "$dir" --fsync "$fsync" --log-level info "$@" \
+    2>>"$TMP/durable-host.log" &
+  DURABLE_PID=$!
+  EXTRA_PIDS+=("$DURABLE_PID")
+  wait_for_socket "$sock"
+}
+start_aof_redis() {  # SOCKET DIR FSYNC [ARGS…] — redis-server with its AOF in DIR; pid in AOF_REDIS_PID
+  local sock="$1" dir="$2" fsync="$3"; shift 3
+  mkdir -p "$dir"
+  : > "$dir/redis.log"
+  redis-server --port 0 --unixsocket "$sock" --unixsocketperm 700 --save '' --appendonly yes \
+    --appendfsync "$fsync" --dir "$dir" --daemonize no --logfile "$dir/redis.log" "$@" &
+  AOF_REDIS_PID=$!
+  EXTRA_PIDS+=("$AOF_REDIS_PID")
+  wait_for_socket "$sock"
+  # The socket accepts while the AOF is still loading: wait until Redis says it is ready.
+  for _ in $(seq 1200); do grep -qi "ready to accept connections" "$dir/redis.log" && return 0; sleep 0.05; done
+  log "redis-server did not finish loading $dir"; exit 1
+}
+if wants 7; then
+  declare -A DURABLE_SOCK AOF_SOCK
+  for mode in everysec always; do
+    DURABLE_SOCK[$mode]="$TMP/host-$mode.sock"
+    start_durable_host "${DURABLE_SOCK[$mode]}" "$TMP/data-$mode" "$mode"
+    AOF_SOCK[$mode]="$TMP/redis-$mode.sock"
+    start_aof_redis "${AOF_SOCK[$mode]}" "$TMP/redis-$mode" "$mode"
+  done
+  for run in $(seq "$RUNS"); do
+    log "run $run/$RUNS: load 7 (durability)"
+    for c in 1 16; do
+      OURS_SOCK="" ours "7n$c" --clients "$c" --ack every
+      OURS_SOCK="${DURABLE_SOCK[everysec]}" ours "7e$c" --clients "$c" --ack every
+      redis_run "7e$c" "$c" 1 "${AOF_SOCK[everysec]}"
+      OURS_SOCK="${DURABLE_SOCK[always]}" ours "7a$c" --clients "$c" --ack every
+      redis_run "7a$c" "$c" 1 "${AOF_SOCK[always]}"
+      # What journaling costs us, from this run's two figures.
+      python3 - "$RAW" "$c" "$run" >> "$RAW" <<'PY'
+import sys
+raw, c, run = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows = [l.rstrip("\n").split("\t") for l in open(raw)]
+def nth(load):
+    values = [float(r[3]) for r in rows if r[0] == load and r[1] == "ours" and r[2] == "rps"]
+    return values[run - 1]
+print("7c%s\tours\tcost\t%.4f" % (c, 1 - nth("7e" + c) / nth("7n" + c)))
+PY
+    done
+  done
+  # Stopped cleanly first: the journal segment being written is then cut to its records (it
+  # runs on with the space it allocates ahead while open).
+  for pid in "${EXTRA_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
+  EXTRA_PIDS=()
+  for mode in everysec always; do
+    record "7d$mode" ours journal_mib "$(du -sm "$TMP/data-$mode" | cut -f1)"
+    record "7d$mode" redis journal_mib "$(du -sm "$TMP/redis-$mode" | cut -f1)"
+  done
+fi
+
+# --- Load 8: recovery ------------------------------------------------------------------------------
+recovered_ms() {  # LOGFILE — the recovery time of the last "recovered revision" line, in ms
+  grep 'recovered revision' "$1" | tail -n 1 | sed -E 's/.* in ([0-9.]+) ms.*/\1/'
+}
+restart_and_measure() {  # LOAD SOCKET DIR ARGS… — kill -9'd host restarted: its recovery time
+  local load="$1" sock="$2" dir="$3"; shift 3
+  local logfile="$TMP/recovery-$load.log" started ended
+  started=$(date +%s.%N)
+  "$BIN/storehost" --socket "$sock" --data "$dir" --log-level info "$@" 2>"$logfile" &
+  local pid=$!
+  EXTRA_PIDS+=("$pid")
+  wait_for_socket "$sock"
+  ended=$(date +%s.%N)
+  record "$load" ours recovery_ms "$(recovered_ms "$logfile")"
+  record "$load" ours start_ms "$(python3 -c "print(($ended - $started) * 1000)")"
+  record "$load" ours revision "$(grep -o 'recovered revision [0-9]*' "$logfile" | grep -o '[0-9]*$')"
+  kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+  rm -f "$sock"
+}
+if wants 8; then
+  # Ours: RECOVERY_ACTIONS increments, journaled (no snapshot: below the 64 MiB minimum).
+  sock="$TMP/rec-counter.sock"; dir="$TMP/rec-counter"
+  start_durable_host "$sock" "$dir" no
+  per_quarter=$((RECOVERY_ACTIONS / 16 / 4))
+  record 8c ours rss_q0 "$(rss_kib "$DURABLE_PID")"
+  for quarter in 1 2 3 4; do
+    log "load 8: journaling counter actions, quarter $quarter/4"
+    "$BIN/storeclient" bench --socket "$sock" --clients 16 --actions "$per_quarter" --ack end \
+      --pipeline 16 --json > "$TMP/rec-bench.out"
+    record 8c ours "rss_q$quarter" "$(rss_kib "$DURABLE_PID")"
+  done
+  record 8c ours actions "$((per_quarter * 16 * 4))"
+  kill -9 "$DURABLE_PID"; wait "$DURABLE_PID" 2>/dev/null || true; rm -f "$sock"
+  # Redis: as many INCRs in its AOF (no rewrite), then killed.
+  rsock="$TMP/rec-redis.sock"; rdir="$TMP/rec-redis"
+  start_aof_redis "$rsock" "$rdir" no --auto-aof-rewrite-percentage 0
+  log "load 8: redis-benchmark appending $((per_quarter * 64)) INCRs"
+  redis-benchmark -s "$rsock" -t incr -c 16 -P 16 -n "$((per_quarter * 64))" -q >/dev/null
+  record 8r redis aof_bytes "$(cat "$rdir"/appendonlydir/*.aof | wc -c)"
+  kill -9 "$AOF_REDIS_PID"; wait "$AOF_REDIS_PID" 2>/dev/null || true; rm -f "$rsock"
+  # Ours: RECOVERY_TODOS to-dos in a snapshot, then as many toggles journaled.
+  tsock="$TMP/rec-todos.sock"; tdir="$TMP/rec-todos"
+  start_durable_host "$tsock" "$tdir" no --snapshot-growth 1000
+  log "load 8: seeding $RECOVERY_TODOS to-dos through actions"
+  python3 "$ROOT/bench/todos_scale.py" seed --socket "$tsock" --count "$RECOVERY_TODOS" >/dev/null
+  kill -TERM "$DURABLE_PID"; wait "$DURABLE_PID" 2>/dev/null || true  # the snapshot
+  start_durable_host "$tsock" "$tdir" no --snapshot-growth 1000
+  log "load 8: journaling $RECOVERY_TODOS toggles of distinct to-dos"
+  python3 "$ROOT/bench/durability.py" toggles --socket "$tsock" --count "$RECOVERY_TODOS" >/dev/null
+  record 8t ours snapshot_bytes "$(ls -1 "$tdir"/snapshot-*.snap | tail -n 1 | xargs cat | wc -c)"
+  kill -9 "$DURABLE_PID"; wait "$DURABLE_PID" 2>/dev/null || true; rm -f "$tsock"
+  for run in $(seq "$RUNS"); do
+    log "run $run/$RUNS: load 8 (recovery)"
+    restart_and_measure 8c "$sock" "$dir" --fsync no
+    start_aof_redis "$rsock" "$rdir" no --auto-aof-rewrite-percentage 0
+    record 8r redis recovery_ms "$(grep 'DB loaded from append only file' "$rdir/redis.log" | tail -n 1 \
+      | sed -E 's/.*: ([0-9.]+) seconds.*/\1/' | python3 -c 'import sys; print(float(sys.stdin.read()) * 1000)')"
+    record 8r redis count "$(redis-cli -s "$rsock" get counter:__rand_int__)"
+    kill -9 "$AOF_REDIS_PID"; wait "$AOF_REDIS_PID" 2>/dev/null || true; rm -f "$rsock"
+    restart_and_measure 8t "$tsock" "$tdir" --fsync no --snapshot-growth 1000
+    if [[ "$run" == 1 ]]; then
+      # Recovery cut the killed hosts' segments to their records: what they take on disk.
+      record 8c ours journal_bytes "$(cat "$dir"/journal-*.log | wc -c)"
+      record 8t ours journal_bytes "$(ls -1 "$tdir"/journal-*.log | tail -n 2 | head -n 1 | xargs cat | wc -c)"
+    fi
+  done
+fi
 
 # --- Load 6: scale -------------------------------------------------------------------------------
 stop_host
@@ -287,6 +435,37 @@ for load in sorted({l for (l, _, _) in values if l.startswith("6n")}, key=lambda
                                 ("rss_run3", "host RSS after load run 3", "MiB"),
                                 ("rss_after", "host RSS after load", "MiB")):
         rows.append(("6: todos N=%s %s" % (n, label), fmt(med(load, "ours", metric), unit), "n/a", ""))
+for c in ("1", "16"):
+    clients = "1 client" if c == "1" else c + " clients"
+    for mode, name in (("e", "everysec"), ("a", "always")):
+        for metric, unit in (("rps", "/s"), ("p50", "us"), ("p99", "us")):
+            o, r = med("7" + mode + c, "ours", metric), med("7" + mode + c, "redis", metric)
+            rows.append(("7: fsync %s, %s, 1 in flight %s" % (name, clients, {"rps": "req/s", "p50": "p50", "p99": "p99"}[metric]),
+                         fmt(o, unit), fmt(r, unit), ratio(o, r)))
+    o = med("7n" + c, "ours", "rps")
+    rows.append(("7: --ephemeral (same run), %s req/s" % clients, fmt(o, "/s"), "n/a", ""))
+    cost = med("7c" + c, "ours", "cost")
+    rows.append(("7: everysec's cost vs --ephemeral, %s (median of runs)" % clients,
+                 "-" if cost is None else "{:.1%}".format(cost), "n/a", ""))
+for mode in ("everysec", "always"):
+    o, r = med("7d" + mode, "ours", "journal_mib"), med("7d" + mode, "redis", "journal_mib")
+    if o is not None:
+        rows.append(("7: fsync %s, journal/AOF on disk after the runs (MiB)" % mode, fmt(o), fmt(r), ratio(o, r)))
+o, r = med("8c", "ours", "recovery_ms"), med("8r", "redis", "recovery_ms")
+if o is not None or r is not None:
+    actions = med("8c", "ours", "actions") or 0
+    rows.append(("8: recovery of %s counter actions (journal) vs AOF load of as many INCRs, ms" % "{:,.0f}".format(actions),
+                 fmt(o), fmt(r), ratio(o, r)))
+    rows.append(("8: …host start to listening, ms", fmt(med("8c", "ours", "start_ms")), "n/a", ""))
+    jb, ab = med("8c", "ours", "journal_bytes"), med("8r", "redis", "aof_bytes")
+    if jb and actions:
+        rows.append(("8: on disk per 1,000,000 actions, MB", fmt(jb / actions), fmt(ab / actions if ab else None), ratio(jb, ab)))
+    for q in range(5):
+        rows.append(("8: host RSS after %d/4 of the journaling" % q, fmt(med("8c", "ours", "rss_q%d" % q), "MiB"), "n/a", ""))
+    t = med("8t", "ours", "recovery_ms")
+    rows.append(("8: recovery of to-dos in the snapshot + as many toggles journaled, ms", fmt(t), fmt(r), ratio(t, r)))
+    rows.append(("8: …snapshot / toggles journal on disk, MB",
+                 "%s / %s" % (fmt((med("8t", "ours", "snapshot_bytes") or 0) / 1e6), fmt((med("8t", "ours", "journal_bytes") or 0) / 1e6)), "n/a", ""))
 header = ("load", "storehost", "redis", "ratio")
 widths = [max(len(r[i]) for r in rows + [header]) for i in range(4)]
 print("storehost vs redis — median of %s runs × %s s, raw figures in %s" % (runs, duration, raw))

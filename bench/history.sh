@@ -51,7 +51,7 @@ measure() {
   local dir
   dir="$(mktemp -d "$work/run-XXXX")"
   LD_PRELOAD="$work/shim.so" valgrind --tool=callgrind --callgrind-out-file="$dir/cg.out" \
-    "$HOST" --socket "$dir/h.sock" --log-level warning "$@" > "$dir/host.log" 2>&1 &
+    "$HOST" --socket "$dir/h.sock" --ephemeral --log-level warning "$@" > "$dir/host.log" 2>&1 &
   local host=$!
   for _ in $(seq 1 300); do [[ -S "$dir/h.sock" ]] && break; sleep 0.2; done
   "$CLIENT" bench --socket "$dir/h.sock" --clients 2 --actions 300 > /dev/null 2>&1  # warm-up

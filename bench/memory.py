@@ -52,8 +52,12 @@ class Host:
     def __init__(self, binary, extra):
         self.directory = tempfile.mkdtemp(prefix="mem-", dir="/tmp")
         self.path = os.path.join(self.directory, "host.sock")
+        # In memory (a binary that keeps its state on disk by default would write it under
+        # ~/.local/state); older binaries have no --ephemeral and keep it in memory anyway.
+        usage = subprocess.run([binary, "--help"], capture_output=True, text=True).stdout
+        storage = ["--ephemeral"] if "--ephemeral" in usage else []
         self.process = subprocess.Popen(
-            [binary, "--socket", self.path, "--log-level", "warning"] + extra,
+            [binary, "--socket", self.path, "--log-level", "warning"] + storage + extra,
             stderr=open(os.path.join(self.directory, "host.log"), "w"))
         deadline = time.monotonic() + 30
         while not os.path.exists(self.path):

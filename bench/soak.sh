@@ -40,7 +40,7 @@ fi
 [[ -x "$BIN" ]] || { echo "error: $BIN is missing; run without SKIP_BUILD=1" >&2; exit 1; }
 
 socket="$OUT/host.sock"
-"$BIN" --socket "$socket" --log-level warning --max-frame 4194304 --max-buffered 12582912 \
+"$BIN" --socket "$socket" --ephemeral --log-level warning --max-frame 4194304 --max-buffered 12582912 \
   --frame-timeout 5 --history 10000 2> "$OUT/host.log" &
 host=$!
 stop_host() { kill -TERM "$host" 2>/dev/null || true; wait "$host" 2>/dev/null || true; }

@@ -6,6 +6,7 @@
 //   <sys/eventfd.h>   eventfd                                  (the event loop's wakeup)
 //   <malloc.h>        mallopt, malloc_trim, M_MMAP_THRESHOLD   (the host's allocator settings)
 //   accept4, pthread_setname_np, struct ucred                  (_GNU_SOURCE only, see below)
+//   fallocate                          (_GNU_SOURCE only: a durable host's journal segments)
 #ifndef C_SYSTEM_LINUX_H
 #define C_SYSTEM_LINUX_H
 
@@ -23,6 +24,7 @@
 #if !defined(__USE_GNU)
 extern int accept4(int fd, struct sockaddr *addr, socklen_t *addr_len, int flags);
 extern int pthread_setname_np(pthread_t thread, const char *name);
+extern int fallocate(int fd, int mode, off_t offset, off_t len);
 struct ucred {
   pid_t pid;
   uid_t uid;

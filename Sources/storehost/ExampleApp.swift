@@ -33,15 +33,41 @@ enum ExampleApp {
     ]
   }
 
-  /// Starts the named app on `configuration`'s socket.
+  /// Starts the named app on `configuration`'s socket, with its state kept as `persistence`
+  /// says, then resumes what the state says was running.
   static func start(
-    _ name: String, configuration: HostConfiguration
+    _ name: String, configuration: HostConfiguration, persistence: Persistence
   ) async throws(HostStartError) -> StoreHost<AppFeature.State, AppFeature.Action> {
     let host = try await StoreHost.start(
       app: name, initialState: AppFeature.State(), reducer: { AppFeature() }, scopes: scopes,
-      configuration: configuration)
-    // Load the shop's catalog, as the app's `task` would on appear.
-    await host.send(.shop(.task))
+      configuration: configuration, persistence: persistence)
+    guard host.recovery != nil else {
+      // A new state: load the shop's catalog, as the app's `task` would on appear.
+      await host.send(.shop(.task))
+      return host
+    }
+    await self.resume(host)
     return host
+  }
+
+  /// After a restart, the effects the previous host ran are gone while the recovered state
+  /// still says they run: start them again (and send nothing when nothing was running, so
+  /// that a restart alone never changes the state or its revision).
+  static func resume(_ host: StoreHost<AppFeature.State, AppFeature.Action>) async {
+    let state = await host.state
+    if state.counter.isTimerRunning || state.counter.isLoading {
+      await host.send(.counter(.stateRestored))
+    }
+    switch state.shop.productList.loadingStatus {
+    case .loaded, .failed:
+      break
+    case .loading:
+      // The fetch in flight was lost with the previous host: it failed; fetch again.
+      await host.send(
+        .shop(.productList(.fetchProductsFailed("the host restarted while loading"))))
+      await host.send(.shop(.task))
+    case .notStarted:
+      await host.send(.shop(.task))
+    }
   }
 }

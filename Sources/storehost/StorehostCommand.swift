@@ -10,12 +10,25 @@ enum StorehostCommand {
     discussion: """
       Runs in the foreground until SIGTERM or SIGINT, then says bye to every client, removes
       the socket file and exits 0. Logs one line per event on stderr.
+
+      The app's state is kept in a data directory: a journal of every action (acknowledged only
+      once written) and snapshots. A restart, clean or after a crash, serves exactly the
+      acknowledged state, and revisions continue. One host at a time may use a directory.
       """,
     options: [
       .option(
         "socket", value: "path", help: "The socket file to listen on.",
         default: "$STOREHOST_SOCKET, else $XDG_RUNTIME_DIR/storehost.sock, else /tmp/storehost-<uid>.sock"),
       .option("app", value: "name", help: "The app to serve: \(ExampleApp.names.joined(separator: ", ")).", default: "examples"),
+      .option(
+        "data", value: "dir", help: "The directory the app's state is kept in (created with mode 0700).",
+        default: "$XDG_STATE_HOME/storehost/<app>, else ~/.local/state/storehost/<app>"),
+      .flag("ephemeral", help: "Keep the state in memory only: it is lost when the host stops."),
+      .option(
+        "fsync", value: "mode",
+        help: "When the journal is flushed to the device: always (before each ack), everysec, or no (the OS decides).",
+        default: "everysec"),
+      .flag("reset", help: "Move the data directory aside (to <dir>.old-<timestamp>) and start empty."),
       .option("max-frame", value: "bytes", help: "The largest frame read or written.", default: "16777216"),
       .option("mode", value: "octal", help: "Permission bits of the socket file.", default: "0600"),
       .option("log-level", value: "level", help: "trace, debug, info, warning or error.", default: "info"),
@@ -40,6 +53,13 @@ enum StorehostCommand {
         "costly-push-wait", value: "factor",
         help: "After a push that took over 0.5 ms, wait this many times its cost before the scope's next.",
         default: "4"),
+      .option(
+        "snapshot-min-size", value: "bytes", help: "Journal bytes since the last snapshot below which none is taken.",
+        default: "67108864"),
+      .option(
+        "snapshot-growth", value: "percent",
+        help: "Journal growth since the last snapshot, in percent of its size, that triggers the next.",
+        default: "100"),
       .flag("allow-other-users", help: "Accept connections from processes of other users."),
       .flag("version", help: "Show the version.", hiddenFromUsage: true),
     ])
@@ -48,7 +68,7 @@ enum StorehostCommand {
   enum Invocation {
     case help
     case version
-    case serve(app: String, configuration: HostConfiguration)
+    case serve(app: String, configuration: HostConfiguration, persistence: Persistence)
   }
 
   static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Invocation {
@@ -97,6 +117,43 @@ enum StorehostCommand {
     guard ExampleApp.names.contains(app) else {
       throw UsageError("The value '\(app)' is invalid for '--app <name>': expected one of \(ExampleApp.names.joined(separator: ", "))")
     }
-    return .serve(app: app, configuration: configuration)
+    let persistence = try self.persistence(parsed, app: app, environment: environment)
+    return .serve(app: app, configuration: configuration, persistence: persistence)
+  }
+
+  /// Where the state is kept: `--ephemeral`, `--data`, or the default directory.
+  private static func persistence(
+    _ parsed: ParsedArguments, app: String, environment: [String: String]
+  ) throws(UsageError) -> Persistence {
+    if parsed.flag("ephemeral") {
+      for option in ["data", "fsync", "snapshot-min-size", "snapshot-growth"] where parsed.value(option) != nil {
+        throw UsageError("'--ephemeral' keeps no data: it cannot be combined with '--\(option)'")
+      }
+      if parsed.flag("reset") { throw UsageError("'--ephemeral' keeps no data: it cannot be combined with '--reset'") }
+      return .inMemory
+    }
+    var fsync = FsyncPolicy.everySecond
+    if let name = parsed.value("fsync") {
+      guard let policy = FsyncPolicy(name: name) else {
+        throw UsageError("The value '\(name)' is invalid for '--fsync <mode>': expected one of always, everysec, no")
+      }
+      fsync = policy
+    }
+    var snapshots = SnapshotPolicy()
+    if let bytes = try parsed.integer("snapshot-min-size", in: 1...(1 << 40)) { snapshots.minimumJournalBytes = bytes }
+    if let percent = try parsed.integer("snapshot-growth", in: 0...100_000) { snapshots.growthPercentage = percent }
+    let directory: String
+    if let data = parsed.value("data") {
+      guard !data.isEmpty else { throw UsageError("The value '' is invalid for '--data <dir>'") }
+      directory = data
+    } else if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+      directory = state + "/storehost/" + app
+    } else if let home = environment["HOME"], home.hasPrefix("/") {
+      directory = home + "/.local/state/storehost/" + app
+    } else {
+      throw UsageError(
+        "No data directory: neither XDG_STATE_HOME nor HOME is set; pass '--data <dir>', or '--ephemeral' to keep the state in memory")
+    }
+    return .directory(directory, fsync: fsync, snapshots: snapshots, reset: parsed.flag("reset"))
   }
 }

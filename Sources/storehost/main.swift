@@ -19,14 +19,14 @@ case .help:
   print(command.help)
 case .version:
   print("storehost 1.0")
-case .serve(let app, let configuration):
+case .serve(let app, let configuration, let persistence):
   // SIGTERM/SIGINT are caught from the start, so one that arrives while the host is still
   // starting is not fatal: it is answered by a clean shutdown as soon as the host is up.
   let (terminations, requestTermination) = AsyncStream<Void>.makeStream()
   let signals = Signals.onTermination { requestTermination.yield() }
   let host: StoreHost<AppFeature.State, AppFeature.Action>
   do {
-    host = try await ExampleApp.start(app, configuration: configuration)
+    host = try await ExampleApp.start(app, configuration: configuration, persistence: persistence)
   } catch {
     Terminal.writeError("storehost: \(error.message)\n")
     exit(ExitCode.failure.rawValue)

@@ -41,6 +41,32 @@ struct HistoryCommandTests {
 
   private static let increment = #"{"incrementButtonTapped":{}}"#
 
+  @Test func logAndGetAtReadAKilledDurableHostsHistoryFromItsDataDirectory() async throws {
+    let directory = makeTemporaryDirectory()
+    // Two entries in memory: after the restart, everything before comes from the journal.
+    let arguments = ["--data", directory + "/data", "--history", "2"]
+    var host = try await HostProcess(socketPath: directory + "/host.sock", arguments: arguments)
+    try await waitUntil("storehost loaded its catalog") {
+      try await storeclient(["log", "--socket", host.socketPath]).outputLines.count >= 3
+    }
+    for _ in 0..<3 { try await self.send(host, "counter", Self.increment) }
+    try await host.crash()
+
+    host = try await HostProcess(socketPath: directory + "/host.sock", arguments: arguments)
+    let result = try await storeclient(["log", "--socket", host.socketPath])
+    #expect(result.status == 0, "\(result.errors)")
+    let lines = result.outputLines
+    #expect(lines.count == 6, "\(result.output)")
+    let pattern = #/^rev [456]  \d\d:\d\d:\d\d\.\d{3}  storeclient\[\d+\] uid \d+  counter  incrementButtonTapped$/#
+    for line in lines.suffix(3) {
+      #expect(try pattern.wholeMatch(in: line) != nil, "\(line)")
+    }
+    let past = try await storeclient(["get", "counter", "--at", "5", "--socket", host.socketPath])
+    #expect(past.status == 0, "\(past.errors)")
+    #expect(past.output.contains(#""count":2"#), "\(past.output)")
+    try await host.terminate()
+  }
+
   @Test func logPrintsOneLinePerActionWithWhoSentItAndWhen() async throws {
     try await self.withHost { host in
       try await self.send(host, "counter", Self.increment)

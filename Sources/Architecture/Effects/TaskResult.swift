@@ -77,6 +77,9 @@ extension TaskResult: Hashable where Success: Hashable {
 
 func _errorsEqual(_ lhs: any Error, _ rhs: any Error) -> Bool {
   guard type(of: lhs) == type(of: rhs) else { return false }
+  // Cast through `Any`: the dynamic cast is what is meant (whether this error's type is
+  // Equatable), and some compiler versions wrongly warn that a cast from `any Error` always
+  // succeeds.
   if let lhs = (lhs as Any) as? any Equatable {
     func open<E: Equatable>(_ lhs: E) -> Bool { (rhs as? E) == lhs }
     return open(lhs)

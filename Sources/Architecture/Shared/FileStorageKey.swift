@@ -134,12 +134,22 @@ public final class FileStorageKey<Value: Sendable>: SharedKey, Sendable {
     if context == .userInitiated || self.storage.debounce <= .zero {
       self.flush()
     } else if schedule {
-      let (clock, debounce) = (self.storage.clock, self.storage.debounce)
+      // The deadline is read now, not when the task first runs: a test clock advanced before
+      // the task got to sleep would otherwise push the write a whole debounce later.
+      let sleep = Self.sleeper(on: self.storage.clock, for: self.storage.debounce)
       Task { [weak self] in
-        try? await clock.sleep(for: debounce)
+        await sleep()
         self?.flush()
       }
     }
+  }
+
+  /// A sleep until `duration` from now on `clock` (the deadline is fixed when this is called).
+  private static func sleeper<C: Clock<Duration>>(
+    on clock: C, for duration: Duration
+  ) -> @Sendable () async -> Void {
+    let deadline = clock.now.advanced(by: duration)
+    return { try? await clock.sleep(until: deadline, tolerance: nil) }
   }
 
   /// Writes the pending value, if any, and resumes the saves waiting for it.

@@ -51,6 +51,9 @@ public struct Counter: Reducer, Sendable {
     case factResponse(String)
     /// Increments the count (saturating at `Int.max`) and clears the fact.
     case incrementButtonTapped
+    /// The state was restored by a host that restarted, whose effects did not survive: starts
+    /// the timer again if it was running, and fetches the fact again if one was loading.
+    case stateRestored
     /// A tick of the timer: increments the count.
     case timerTick
     /// Starts or stops the one-second timer.
@@ -77,6 +80,10 @@ public struct Counter: Reducer, Sendable {
         .init(.incrementButtonTapped) {
           if case .incrementButtonTapped = $0 { true } else { false }
         }
+      }
+      /// `.stateRestored`.
+      public var stateRestored: AnyCasePath<Action, Void> {
+        .init(.stateRestored) { if case .stateRestored = $0 { true } else { false } }
       }
       /// `.timerTick`.
       public var timerTick: AnyCasePath<Action, Void> {
@@ -117,11 +124,7 @@ public struct Counter: Reducer, Sendable {
       case .factButtonTapped:
         state.fact = nil
         state.isLoading = true
-        return .run { [count = state.count] send in
-          await send(.factResponse(try await self.numberFact.fetch(count)))
-        } catch: { [count = state.count] error, send in
-          await send(.factResponse("Couldn't load a fact about \(count): \(error)."))
-        }
+        return self.fetchFact(about: state.count)
 
       case .factResponse(let fact):
         state.fact = fact
@@ -133,6 +136,12 @@ public struct Counter: Reducer, Sendable {
         state.fact = nil
         return .none
 
+      case .stateRestored:
+        var effects: [Effect<Action>] = []
+        if state.isTimerRunning { effects.append(self.timer()) }
+        if state.isLoading { effects.append(self.fetchFact(about: state.count)) }
+        return .merge(effects)
+
       case .timerTick:
         if state.count < .max { state.count += 1 }
         state.fact = nil
@@ -141,14 +150,28 @@ public struct Counter: Reducer, Sendable {
       case .toggleTimerButtonTapped:
         state.isTimerRunning.toggle()
         guard state.isTimerRunning else { return .cancel(id: CancelID.timer) }
-        return .run { send in
-          while true {
-            try await self.clock.sleep(for: .seconds(1))
-            await send(.timerTick)
-          }
-        }
-        .cancellable(id: CancelID.timer, cancelInFlight: true)
+        return self.timer()
       }
+    }
+  }
+
+  /// A `.timerTick` every second, until cancelled.
+  private func timer() -> Effect<Action> {
+    .run { send in
+      while true {
+        try await self.clock.sleep(for: .seconds(1))
+        await send(.timerTick)
+      }
+    }
+    .cancellable(id: CancelID.timer, cancelInFlight: true)
+  }
+
+  /// Fetches a fact about `count` and sends it back as `.factResponse`.
+  private func fetchFact(about count: Int) -> Effect<Action> {
+    .run { send in
+      await send(.factResponse(try await self.numberFact.fetch(count)))
+    } catch: { error, send in
+      await send(.factResponse("Couldn't load a fact about \(count): \(error)."))
     }
   }
 }

@@ -43,8 +43,10 @@ struct HistoryService<State: Sendable, Action: Sendable> {
       filter = resolved
     }
     let count = Int(min(limit ?? Int64(Self.defaultLimit), ClientMessage.historyLimitMaximum))
-    let records = self.source.records(
-      since: since.map(self.clamp), limit: count, matching: filter)
+    let request = PendingHistoryRead(
+      id: id, since: since.map(self.clamp), limit: count, filter: filter, tail: nil)
+    if self.readFromDisk(request, session: session) { return }
+    let records = self.source.records(since: request.since, limit: count, matching: filter)
     self.output.reply(
       session,
       .history(
@@ -54,7 +56,7 @@ struct HistoryService<State: Sendable, Action: Sendable> {
 
   /// A client's `since` within `0...now`: revisions start at 1, and nothing is after now (so
   /// that no arithmetic on it can overflow, whatever integer a client sends).
-  private func clamp(_ since: Int64) -> Int64 {
+  func clamp(_ since: Int64) -> Int64 {
     min(max(since, 0), self.source.newestRevision)
   }
 
@@ -108,6 +110,7 @@ struct HistoryService<State: Sendable, Action: Sendable> {
     session.tails.append(tail)
     self.log.tailCount += 1
     self.hostLog(.debug, "tail session=\(session.id) sub=\(tail.id) since=\(tail.next - 1)")
+    if since != nil { self.backfill(tail, session: session) }
   }
 
   /// Ends the tail `sub` of `session`, if it has one: its last entries go first, then `ok`.
@@ -128,6 +131,7 @@ struct HistoryService<State: Sendable, Action: Sendable> {
     self.log.tailCount -= session.tails.count
     session.tails.removeAll()
     session.pendingPastState = nil
+    session.pendingHistoryRead = nil
   }
 
   // MARK: - get with at

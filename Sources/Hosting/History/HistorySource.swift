@@ -5,7 +5,7 @@
 ///
 /// - ``HistoryLog`` (an ephemeral host) keeps the last `--history` records in memory, with
 ///   checkpoints of the root state among them.
-/// - A durable host's source reaches further back — everything since the oldest snapshot it
+/// - ``JournalHistory`` (a durable host) reaches further back — everything since the oldest snapshot it
 ///   keeps on disk — by answering for revisions older than its in-memory log from its journal
 ///   and snapshots. Its reads may block on the disk, so they happen in the ``ReplayPlan``'s
 ///   `load`, which the host runs off the event loop; the other requirements are answered on the
@@ -34,6 +34,14 @@ protocol HistorySource<State, Action>: AnyObject {
     since: Int64?, limit: Int, matching filter: ScopeFilter?
   ) -> ArraySlice<Reduction<Action>>
 
+  /// How to read, off the loop, the entries of a `history` request (or a tail's backfill) that
+  /// only the disk holds — those up to the revision before the oldest that
+  /// ``records(since:limit:matching:)`` reads from memory; `nil` when memory answers alone.
+  func entryLoad(since: Int64?, limit: Int, matching filter: ScopeFilter?) -> EntryLoad?
+
+  /// Reads again what the disk keeps (after a read found files gone: a snapshot pruned them).
+  func snapshotsDidChange()
+
   /// How to rebuild the root state at `revision`, or `nil` when it is older than
   /// ``oldestStateRevision`` or newer than ``newestRevision``.
   func replayPlan(to revision: Int64) -> ReplayPlan<State, Action>?
@@ -53,6 +61,14 @@ struct ReplayPlan<State: Sendable, Action: Sendable>: Sendable {
 }
 
 extension HistoryLog: HistorySource {
+  /// Nothing is on disk: memory answers every request.
+  func entryLoad(since: Int64?, limit: Int, matching filter: ScopeFilter?) -> EntryLoad? {
+    nil
+  }
+
+  /// Nothing is on disk.
+  func snapshotsDidChange() {}
+
   func replayPlan(to revision: Int64) -> ReplayPlan<State, Action>? {
     guard revision >= self.oldestStateRevision, revision <= self.newestRevision else {
       return nil

@@ -34,6 +34,30 @@ extension HostCore {
     self.assumeIsolated(on: loop) { core in core.answerPastState(session: id, result) }
   }
 
+  /// Called on the loop with the entries a connection's `history` or tail needed from disk.
+  nonisolated func entriesDidLoad(
+    session id: Int, through: Int64, _ result: Result<[HistoryEntry], any Error>
+  ) {
+    self.assumeIsolated(on: loop) { core in
+      core.answerHistoryRead(session: id, through: through, result)
+    }
+  }
+
+  /// Answers the waiting `history` request (or sends a tail the entries read), then handles
+  /// the requests that waited behind it once nothing more is being read.
+  private func answerHistoryRead(
+    session id: Int, through: Int64, _ result: Result<[HistoryEntry], any Error>
+  ) {
+    guard let history, let session = sessions[id], session.pendingHistoryRead != nil else {
+      return
+    }
+    history.entriesDidLoad(result, through: through, session: session)
+    guard !session.isAwaitingPastState else { return }
+    let revisionBefore = revision.value
+    handleFrames(session)
+    endBatch(session, revisionBefore: revisionBefore)
+  }
+
   /// Answers the waiting `get` with `at`, then handles the requests that waited behind it.
   private func answerPastState(session id: Int, _ result: Result<State, PastStateFailure>) {
     guard let history, let session = sessions[id], let pending = session.pendingPastState

@@ -1,7 +1,8 @@
 import Dispatch
 import Wire
 
-/// Rebuilds past root states for `get` with `at` (PROTOCOL.md §8) on a thread of its own, so
+/// Rebuilds past root states for `get` with `at` (PROTOCOL.md §8) — and reads a durable host's
+/// older entries from disk (``read(_:for:)``) — on a thread of its own, so
 /// that replaying many actions never holds up the event loop: the plan's base state and
 /// records are loaded there, the records reduced onto the base by a ``Replayer``, and the
 /// result handed back to the loop.
@@ -44,6 +45,21 @@ final class PastStateBuilder<State: Sendable, Action: Sendable>: Sendable {
     }
   }
 
+  /// Reads the entries `load` describes from disk, then hands them to the receiver on the
+  /// loop (``PastStateReceiver/entriesDidLoad(session:through:_:)``).
+  ///
+  /// - Parameters:
+  ///   - load: What to read.
+  ///   - session: The connection that asked, passed back with the result.
+  func read(_ load: EntryLoad, for session: Int) {
+    self.queue.async {
+      let result = Result { try load.load() }
+      self.loop.execute {
+        self.receiver?.entriesDidLoad(session: session, through: load.through, result)
+      }
+    }
+  }
+
   /// Rebuilds the state `plan` describes on the calling thread (for plans with nothing to
   /// replay: the base state is the answer).
   func rebuildNow(_ plan: ReplayPlan<State, Action>) -> Result<State, PastStateFailure> {
@@ -61,6 +77,9 @@ protocol PastStateReceiver<State>: AnyObject, Sendable {
   associatedtype State: Sendable
   /// Called on the loop with the state a connection asked for, or why it could not be rebuilt.
   func pastStateDidLoad(session: Int, _ result: Result<State, PastStateFailure>)
+  /// Called on the loop with the entries a connection's `history` (or a tail's backfill)
+  /// needed from disk, read up to `through` (see ``EntryLoad``).
+  func entriesDidLoad(session: Int, through: Int64, _ result: Result<[HistoryEntry], any Error>)
 }
 
 /// Why a past state could not be rebuilt (a replay that diverged from its records, a source

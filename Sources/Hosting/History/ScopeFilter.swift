@@ -1,7 +1,7 @@
 /// The `scope` member of `history` and `tail` (PROTOCOL.md §8): only entries sent to that scope,
 /// or, when it is a pattern, to any scope it matches (`todos/{id}` matches `todos/0B9E…`).
 /// Effect and host entries, which no client sent to a scope, never pass a filter.
-struct ScopeFilter: Equatable {
+struct ScopeFilter: Equatable, Sendable {
   private enum Segment: Equatable {
     case literal(Substring)
     case anyID

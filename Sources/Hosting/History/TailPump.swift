@@ -9,6 +9,9 @@ final class Tail {
   let filter: ScopeFilter?
   /// The revision of the next entry this tail is owed.
   var next: Int64
+  /// Set while its entries before memory's oldest are read from disk (a durable host): the
+  /// pump leaves it alone until they are sent.
+  var isBackfilling = false
 
   init(id: Int64, filter: ScopeFilter?, next: Int64) {
     self.id = id
@@ -52,7 +55,7 @@ struct TailPump<State: Sendable, Action: Sendable> {
     guard !session.tails.isEmpty, session.phase == .open else { return }
     session.needsTailPump = false
     let newest = self.source.newestRevision
-    for tail in session.tails where tail.next <= newest {
+    for tail in session.tails where tail.next <= newest && !tail.isBackfilling {
       while tail.next <= newest {
         let oldest = self.source.oldestEntryRevision
         if tail.next < oldest {
@@ -88,18 +91,23 @@ struct TailPump<State: Sendable, Action: Sendable> {
   private func append(
     _ record: Reduction<Action>, for tail: Tail, in session: Session<State, Action>
   ) {
+    self.append(HistoryEntry(record), for: tail, in: session)
+  }
+
+  /// Appends `entry` to `tail`'s pushes.
+  func append(_ entry: HistoryEntry, for tail: Tail, in session: Session<State, Action>) {
     let start = session.output.count
-    HostMessage.entry(sub: tail.id, entry: HistoryEntry(record))
-      .encodeFrame(into: &session.output)
+    HostMessage.entry(sub: tail.id, entry: entry).encodeFrame(into: &session.output)
     if session.output.count - start - 4 > self.maxFrameSize {
       // An entry too large for one frame (an effect's huge root action) is skipped, said so.
       session.output.removeSubrange(start...)
-      HostMessage.entryGap(sub: tail.id, from: record.revision - 1, to: record.revision)
+      HostMessage.entryGap(sub: tail.id, from: entry.rev - 1, to: entry.rev)
         .encodeFrame(into: &session.output)
     }
   }
 
-  private func gap(_ tail: Tail, through revision: Int64, in session: Session<State, Action>) {
+  /// Tells `tail` that the entries after its cursor up to `revision` are not sent.
+  func gap(_ tail: Tail, through revision: Int64, in session: Session<State, Action>) {
     HostMessage.entryGap(sub: tail.id, from: tail.next - 1, to: revision)
       .encodeFrame(into: &session.output)
     tail.next = revision + 1

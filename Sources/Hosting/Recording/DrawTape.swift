@@ -14,6 +14,12 @@ import Architecture
 /// (``RecordingDependencies``) see it exactly when a reducer draws, and never when an effect —
 /// which runs in its own task — draws: effects are not re-run on replay, so their draws need no
 /// record.
+///
+/// Its properties are `@exclusivity(unchecked)`: a tape is used by one thread at a time (the
+/// host's loop, or one replay), by these synchronous methods, which never hold an `inout`
+/// access across a call that could reach the tape again (the live generators they call do not
+/// know it), so the dynamic exclusivity check, paid on every reduce, could never fire.
+@usableFromInline
 final class DrawTape {
   enum Mode {
     /// Appends what the live dependencies return.
@@ -22,12 +28,8 @@ final class DrawTape {
     case replaying
   }
 
-  // `@exclusivity(unchecked)`: a tape is used by one thread at a time (the loop's, or the
-  // replayer's), from its own synchronous methods, which hold no `inout` access across a call
-  // that could reach the tape again; the dynamic check could never fire, and the recorder
-  // resets the tape on every reduce.
   private(set) var mode: Mode
-  @exclusivity(unchecked) private(set) var draws: [Draw]
+  @usableFromInline @exclusivity(unchecked) private(set) var draws: [Draw]
   @exclusivity(unchecked) private var cursor = 0
   /// Set when a replayed reduce asked for a value the tape does not hold (a reducer that is not
   /// deterministic given its recorded draws); the replay is then not exact.
@@ -46,6 +48,7 @@ final class DrawTape {
   }
 
   /// Empties a recording tape for the next reduce, keeping its capacity.
+  @usableFromInline
   func reset() {
     // Most reduces draw nothing: then there is nothing to empty.
     if !self.draws.isEmpty { self.draws.removeAll(keepingCapacity: true) }

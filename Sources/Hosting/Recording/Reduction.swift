@@ -14,21 +14,36 @@ public enum ReductionOrigin: Sendable, Equatable {
 /// One action the host reduced, with everything needed to show it in the history and to reduce
 /// it again exactly: its revision, time and origin, the scope and JSON a client sent it as, the
 /// root action, and the values the reducer drew from non-deterministic dependencies.
+@usableFromInline
 struct Reduction<Action> {
   /// The root revision this action produced.
-  let revision: Int64
+  @usableFromInline let revision: Int64
   /// When it was reduced, in milliseconds since 1970 (UTC).
-  let time: Int64
+  @usableFromInline let time: Int64
   /// Who sent it.
-  let origin: ReductionOrigin
+  @usableFromInline let origin: ReductionOrigin
   /// The scope a client sent it to; `nil` for effect and host actions.
-  let scope: String?
+  @usableFromInline let scope: String?
   /// The action's JSON as the client sent it to ``scope``; `nil` for effect and host actions.
-  let scopeAction: JSON?
+  @usableFromInline let scopeAction: JSON?
   /// The root action that was reduced.
-  let action: Action
+  @usableFromInline let action: Action
   /// What the reducer drew from `uuid`, `date` and `withRandomNumberGenerator`, in order.
-  let draws: [Draw]
+  @usableFromInline let draws: [Draw]
+
+  @usableFromInline
+  init(
+    revision: Int64, time: Int64, origin: ReductionOrigin, scope: String?, scopeAction: JSON?,
+    action: Action, draws: [Draw]
+  ) {
+    self.revision = revision
+    self.time = time
+    self.origin = origin
+    self.scope = scope
+    self.scopeAction = scopeAction
+    self.action = action
+    self.draws = draws
+  }
 
   /// The action's JSON as history shows it: as sent to its scope, or for effect and host
   /// actions the root action's JSON — `nil` when the root action type is not `Encodable`.

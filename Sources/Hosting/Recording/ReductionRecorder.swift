@@ -12,28 +12,30 @@ import Wire
 /// `@unchecked Sendable`: the reducer that holds it must be `Sendable`, but every method runs on
 /// the host's event loop (the store's executor), so its state is only touched by that thread.
 ///
-/// It runs on every reduce, in the host's unspecialized generic code, so it avoids what costs
-/// there (bench/HISTORY.md): its flags are plain stored `Bool`s (even `sinks.isEmpty` looks up
-/// the metadata of an array of existentials), the announced origin is three concrete
-/// properties (an optional tuple is copied through its metadata), and its properties are
-/// `@exclusivity(unchecked)`: only the loop thread touches them, from this class's own
-/// synchronous methods, none of which holds an `inout` access across a call that could reach
-/// the recorder again — so the dynamic check (a thread-local access-set insert per access)
-/// could never fire.
+/// Its properties are `@exclusivity(unchecked)`: they are read and written on every reduce,
+/// only on the loop thread, by these synchronous methods, none of which holds an `inout` access
+/// across a call that could reach them again (a sink must not send actions) — so the dynamic
+/// exclusivity check could never fire, and it cost more than the rest of the recording.
 @usableFromInline
 final class ReductionRecorder<Action>: @unchecked Sendable {
-  private var sinks: [any ReductionSink<Action>] = []
+  /// Each sink's `didReduce`, wrapped where the sink's type is known, so that the call is
+  /// direct and specialized rather than through an existential.
+  @usableFromInline @exclusivity(unchecked) var sinks: [(Reduction<Action>) -> Void] = []
   /// The history's records and their actions, appended directly (see ``RecordLog``).
   @exclusivity(unchecked) private var log: RecordLog?
+  /// Whether ``log`` is set.
+  @usableFromInline @exclusivity(unchecked) var hasHistory = false
   @exclusivity(unchecked) private var actions: ActionStore<Action>?
-  /// Whether there is a sink or a log.
+  /// Whether there is a sink or a log (a stored `Bool`: cheaper to test on every reduce than
+  /// either collection).
   @usableFromInline @exclusivity(unchecked) var isActive = false
-  /// Whether ``sinks`` holds any.
-  @exclusivity(unchecked) private var hasSinks = false
-  @exclusivity(unchecked) private var expectedOrigin: ReductionOrigin?
-  @exclusivity(unchecked) private var expectedScope: String?
-  @exclusivity(unchecked) private var expectedAction: JSON?
-  private let tape = DrawTape()
+  /// The origin announced for the next reduce (``expect(_:scope:action:)``); `.effect` when
+  /// none was. Three properties rather than an optional tuple: copying that went through the
+  /// runtime's generic tuple witnesses, twice per action.
+  @usableFromInline @exclusivity(unchecked) var expectedOrigin = ReductionOrigin.effect
+  @usableFromInline @exclusivity(unchecked) var expectedScope: String?
+  @usableFromInline @exclusivity(unchecked) var expectedAction: JSON?
+  @usableFromInline let tape = DrawTape()
 
   @usableFromInline init() {}
 
@@ -42,9 +44,8 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
 
   /// Adds a sink; called while the host starts, before it reduces anything.
   func add(_ sink: some ReductionSink<Action>) {
-    self.sinks.append(sink)
+    self.sinks.append { sink.didReduce($0) }
     self.isActive = true
-    self.hasSinks = true
   }
 
   /// Appends every reduced action to `log` and `actions` (the history's records); called
@@ -52,68 +53,69 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
   func record(into log: RecordLog, actions: ActionStore<Action>) {
     self.log = log
     self.actions = actions
+    self.hasHistory = true
+    self.isActive = true
+  }
+
+  /// Adds a sink as a closure (written where the app's types are known, it is specialized for
+  /// them: the journal's is).
+  @usableFromInline
+  func add(_ sink: @escaping (Reduction<Action>) -> Void) {
+    self.sinks.append(sink)
     self.isActive = true
   }
 
   /// Announces the origin of the next action the store reduces.
   @usableFromInline
   func expect(_ origin: ReductionOrigin, scope: String? = nil, action: JSON? = nil) {
-    guard self.isActive else { return }
     self.expectedOrigin = origin
     self.expectedScope = scope
     self.expectedAction = action
   }
 
   /// Forgets an announced origin that no reduce consumed (the send was refused before it).
+  @inlinable
   func cancelExpectation() {
-    self.expectedOrigin = nil
+    self.expectedOrigin = .effect
     self.expectedScope = nil
     self.expectedAction = nil
   }
 
   /// Runs one reduce (`body`), recording what it drew, then tells the sinks.
   ///
-  /// Inlinable, so that the reduce runs in the caller's specialized code; the recording
-  /// around it is out of line (``beginRecording()``, ``finishRecording(_:revision:previous:)``).
+  /// Inlined into the host's reduce, so that release builds specialize it for the app's
+  /// `Action` along with the host (called generically, the metadata of `Reduction<Action>`
+  /// and its copies cost a third of what recording an action does).
   @inlinable @inline(__always)
   func record<R>(_ action: Action, revision: () -> Int64, _ body: () -> R) -> R {
-    guard self.isActive else { return body() }
-    let previous = self.beginRecording()
+    guard self.isActive else {
+      self.cancelExpectation()
+      return body()
+    }
+    self.tape.reset()
+    // The tape is the recorder's, alive as long as it is: no extended lifetime to arrange.
+    let previous = ThreadLocalTape.install(self.tape)
     let result = body()
-    self.finishRecording(action, revision: revision(), previous: previous)
+    ThreadLocalTape.restore(previous)
+    let reduction = Reduction(
+      revision: revision(), time: WallClock.milliseconds(), origin: self.expectedOrigin,
+      scope: self.expectedScope, scopeAction: self.expectedAction, action: action,
+      draws: self.tape.draws)
+    self.cancelExpectation()
+    if self.hasHistory { self.appendToHistory(reduction) }
+    for sink in self.sinks { sink(reduction) }
     return result
   }
 
-  /// Readies the draw tape for a reduce and makes it this thread's.
-  ///
-  /// - Returns: The thread's previous tape, for ``finishRecording(_:revision:previous:)``.
+  /// Appends a reduced action to the history's records (out of line: the history's types are
+  /// internal to this module).
   @usableFromInline
-  func beginRecording() -> UnsafeMutableRawPointer? {
-    self.tape.reset()
-    return ThreadLocalTape.enter(self.tape)
-  }
-
-  /// Records the reduced `action`, which produced `revision`, with its origin and draws.
-  @usableFromInline
-  func finishRecording(_ action: Action, revision: Int64, previous: UnsafeMutableRawPointer?) {
-    ThreadLocalTape.leave(restoring: previous)
-    let origin = self.expectedOrigin ?? .effect
-    let scope = self.expectedScope
-    let scopeAction = self.expectedAction
-    self.cancelExpectation()
-    let time = WallClock.milliseconds()
-    if let log = self.log, let actions = self.actions {
-      actions.append(action)
-      log.append(
-        HistoryRecord(
-          revision: revision, time: time, origin: origin, scope: scope, scopeAction: scopeAction,
-          draws: self.tape.draws))
-    }
-    if self.hasSinks {
-      let reduction = Reduction(
-        revision: revision, time: time, origin: origin, scope: scope, scopeAction: scopeAction,
-        action: action, draws: self.tape.draws)
-      for sink in self.sinks { sink.didReduce(reduction) }
-    }
+  func appendToHistory(_ reduction: Reduction<Action>) {
+    guard let log = self.log, let actions = self.actions else { return }
+    actions.append(reduction.action)
+    log.append(
+      HistoryRecord(
+        revision: reduction.revision, time: reduction.time, origin: reduction.origin,
+        scope: reduction.scope, scopeAction: reduction.scopeAction, draws: reduction.draws))
   }
 }

@@ -7,12 +7,14 @@ import Architecture
 /// A replayer owns its own instance of the root reducer (reducers may keep caches of the child
 /// reducers they have built), so it can run on any thread while the live store keeps reducing
 /// on the event loop. It is not `Sendable`: one thread uses it at a time.
+@usableFromInline
 final class Replayer<State, Action> {
   private let reduce: _ReduceFunction<State, Action>
   private let dependencies: DependencyValues
 
   /// A replayer for the reducer `makeReducer` builds, with the host's `dependencies` (those of
   /// its root store, with the recording wrappers of ``RecordingDependencies`` installed).
+  @usableFromInline
   init<R: Reducer>(
     reducer makeReducer: () -> R, dependencies: DependencyValues
   ) where R.State == State, R.Action == Action {

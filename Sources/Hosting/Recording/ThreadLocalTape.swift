@@ -11,8 +11,11 @@
 /// A thread-local rather than a task-local: reduces are synchronous, and pushing a task-local
 /// costs more than the rest of a host's send (see Architecture's reduce context, which does the
 /// same for dependencies).
+@usableFromInline
 enum ThreadLocalTape {
-  private static let key: pthread_key_t = {
+  /// Not `private`, so that the host's reduce can be specialized across modules (see
+  /// ``ReductionRecorder``).
+  @usableFromInline static let key: pthread_key_t = {
     var key = pthread_key_t()
     let result = pthread_key_create(&key, nil)
     precondition(result == 0, "pthread_key_create failed: \(result)")
@@ -27,19 +30,18 @@ enum ThreadLocalTape {
     return Unmanaged<DrawTape>.fromOpaque(pointer).takeUnretainedValue()
   }
 
-  /// Makes `tape` this thread's tape until ``leave(restoring:)``, which the caller must call on
-  /// the same thread, with `tape` still alive (not generic, unlike ``with(_:_:)``: the recorder
-  /// calls it on every reduce from unspecialized code).
-  ///
-  /// - Returns: The previous tape, to restore.
-  static func enter(_ tape: DrawTape) -> UnsafeMutableRawPointer? {
+  /// Makes `tape` this thread's tape until ``restore(_:)``; returns the previous one, to give
+  /// back to ``restore(_:)``. The caller keeps `tape` alive until then.
+  @inlinable @inline(__always)
+  static func install(_ tape: DrawTape) -> UnsafeMutableRawPointer? {
     let previous = pthread_getspecific(self.key)
     pthread_setspecific(self.key, Unmanaged.passUnretained(tape).toOpaque())
     return previous
   }
 
-  /// Restores the tape ``enter(_:)`` replaced.
-  static func leave(restoring previous: UnsafeMutableRawPointer?) {
+  /// Makes `previous` (from ``install(_:)``) this thread's tape again.
+  @inlinable @inline(__always)
+  static func restore(_ previous: UnsafeMutableRawPointer?) {
     pthread_setspecific(self.key, previous)
   }
 

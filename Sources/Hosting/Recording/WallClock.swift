@@ -7,8 +7,10 @@
 #endif
 
 /// The wall clock, for the times of history entries.
+@usableFromInline
 enum WallClock {
   /// Milliseconds since 1970-01-01T00:00:00Z.
+  @usableFromInline
   static func milliseconds() -> Int64 {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)

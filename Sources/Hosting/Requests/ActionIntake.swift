@@ -18,6 +18,9 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
   @usableFromInline let revision: RevisionCounter
   @usableFromInline let statistics: HostStatistics
   @usableFromInline let output: SessionOutput
+  /// A durable host's gate: sends are refused while the journal cannot be written, and a
+  /// reduced action's ack waits for its record (`nil` in memory).
+  @usableFromInline let gate: AckGate?
 
   /// Handles `send{id, scope, action}`: reduces the action and acknowledges it, or answers
   /// the error that stopped it (nothing is reduced then).
@@ -49,7 +52,18 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
       guard let decoded = self.decode(json, for: bound, session: session, id: id) else { return }
       action = decoded
     }
-    self.reduce(action, from: session, scope: name, json: json)
+    if let gate = self.gate {
+      // Nothing is reduced that could not be journaled: no ack for an unwritten action, and
+      // no hole in the journal's revisions.
+      guard gate.admitsActions else {
+        self.refuseUnjournaled(session, id: id)
+        return
+      }
+      self.reduce(action, from: session, scope: name, json: json)
+      gate.holdReplies(of: session)
+    } else {
+      self.reduce(action, from: session, scope: name, json: json)
+    }
     self.acknowledge(session, id: id)
   }
 
@@ -109,6 +123,17 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
     session.sendCache?.actionJSON = json
     session.sendCache?.action = action
     return action
+  }
+
+  /// Answers a send the journal cannot take now.
+  @usableFromInline
+  func refuseUnjournaled(_ session: Session<State, Action>, id: Int64?) {
+    self.output.reply(
+      session,
+      .error(
+        id: id, code: .unavailable,
+        message: "the host cannot write its journal right now, so it accepts no actions; "
+          + "nothing was changed; retry later"))
   }
 
   /// Reduces a client's action in the root store, now.

@@ -19,6 +19,8 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
   @usableFromInline let intake: ActionIntake<State, Action>
   /// Answers `history`, `tail` and `get` with `at`; `nil` when the host keeps no history.
   @usableFromInline let history: HistoryService<State, Action>?
+  /// The optional parts of the protocol this host offers, listed in `welcome`.
+  let features: [String]
 
   /// Handles one frame's payload.
   @inlinable
@@ -158,8 +160,7 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
       session,
       .welcome(
         protocol: 1, host: self.configuration.hostName, app: self.appName,
-        session: String(session.id),
-        features: self.history == nil ? [] : [HistoryService<State, Action>.feature]))
+        session: String(session.id), features: self.features))
   }
 
   @usableFromInline

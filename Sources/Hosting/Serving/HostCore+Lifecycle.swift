@@ -85,6 +85,8 @@ extension HostCore {
     shutdown(reason: reason)
     listener?.close(removeSocketFile: true)
     listener = nil
+    // The final snapshot, so that the next start replays nothing; then the directory's lock.
+    durability?.close()
     isStopped = true
     log(.info, "stopped; removed \(configuration.socketPath)")
     for waiter in stopWaiters { waiter.resume() }

@@ -44,6 +44,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
   @usableFromInline let output: SessionOutput
   @usableFromInline let pushes: PushEngine<State, Action>
   @usableFromInline let router: RequestRouter<State, Action>
+  /// The journal, snapshots and acknowledgement gate of a durable host (`nil` in memory).
+  @usableFromInline nonisolated let durability: Durability<State, Action>?
   /// The history (PROTOCOL.md §8); `nil` when the host keeps none (`historyLimit` 0).
   let history: HistoryService<State, Action>?
 
@@ -66,6 +68,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     scopes: ScopeRegistry<State, Action>,
     configuration: HostConfiguration,
     appName: String,
+    durability: Durability<State, Action>? = nil,
     history parts: HistoryParts<State, Action>? = nil
   ) {
     let store = LoopStore(store: store, loop: loop, recorder: recorder)
@@ -75,7 +78,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     let output = SessionOutput(
       maxFrameSize: configuration.maxFrameSize,
       highWaterMark: configuration.outboundHighWaterMark, log: log, statistics: statistics,
-      reclaimer: reclaimer)
+      reclaimer: reclaimer, gate: durability?.gate)
     let pushes = PushEngine(
       store: store, revision: revision, output: output, statistics: statistics, log: log,
       configuration: configuration)
@@ -84,8 +87,16 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
       let tails = TailPump(
         source: historyLog, output: output, maxFrameSize: configuration.maxFrameSize)
       pushes.tails = tails
+      // A durable host's history reaches back to its oldest snapshot on disk; tails read
+      // memory's entries (their backfill from disk is the service's).
+      var source: any HistorySource<State, Action> = historyLog
+      if let durability {
+        let journalHistory = JournalHistory(memory: historyLog, pastStates: durability.pastStates)
+        durability.onSnapshot = { journalHistory.snapshotsDidChange() }
+        source = journalHistory
+      }
       history = HistoryService(
-        store: store, source: historyLog, log: historyLog, builder: pastStates, tails: tails,
+        store: store, source: source, log: historyLog, builder: pastStates, tails: tails,
         registry: scopes, revision: revision, configuration: configuration, output: output,
         pushes: pushes, hostLog: log)
     }
@@ -103,13 +114,18 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     self.statistics = statistics
     self.output = output
     self.pushes = pushes
+    self.durability = durability
     self.router = RequestRouter(
       store: store, registry: scopes, revision: revision, configuration: configuration,
       appName: appName, log: log, output: output, statistics: statistics, pushes: pushes,
       intake: ActionIntake(
         store: store, registry: scopes, revision: revision, statistics: statistics,
-        output: output),
-      history: history)
+        output: output, gate: durability?.gate),
+      history: history,
+      features: (durability == nil ? [] : ["durable"])
+        + (history == nil ? [] : [HistoryService<State, Action>.feature]))
+    durability?.currentState = { [store, revision] in (store.state, revision.value) }
+    durability?.gate.output = output
   }
 
   var sessionCount: Int { sessions.count }
@@ -167,11 +183,16 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     endBatch(session, revisionBefore: revisionBefore)
   }
 
-  /// After a batch of frames was handled: accounts the bytes still buffered, answers the batch,
+  /// After a batch of frames was handled: ends the journal's batch (its records are written
+  /// before the batch's replies leave), accounts the bytes still buffered, answers the batch,
   /// closes the largest holders of unfinished frames if the budget is overdrawn, and schedules
   /// the pushes of the revisions reduced.
   @inlinable
   func endBatch(_ session: Session<State, Action>, revisionBefore: Int64) {
+    if let durability {
+      durability.journal.isInBatch = false
+      if revision.value != revisionBefore { durability.journal.endBatch() }
+    }
     let finished = budget.account(session)
     if finished >= 1 << 20 { reclaimer.noteRelease(finished) }
     finishBatch(session)
@@ -180,9 +201,11 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
   }
 
   /// Handles the complete frames buffered for `session`, in order — until one of them must be
-  /// answered before the next is read (a `get` with `at` being rebuilt off the loop).
+  /// answered before the next is read (a `get` with `at` being rebuilt off the loop). The
+  /// journal holds the records of the actions they send until ``endBatch(_:revisionBefore:)``.
   @inlinable
   func handleFrames(_ session: Session<State, Action>) {
+    durability?.journal.isInBatch = true
     do {
       while session.phase != .closing, !session.isAwaitingPastState,
         let frame = try session.decoder.nextFrame()
@@ -250,7 +273,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     }
     output.flush(session)
     if session.phase == .closing {
-      session.channel.close()
+      // A session whose last acks wait for the journal closes once they have left.
+      if !session.isParked { session.channel.close() }
     } else {
       output.updateBackpressure(session)
     }
@@ -274,6 +298,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
       finishBatch(session)
     }
     statistics.tick()
+    durability?.tick()
     pushes.pushHostFigures(sessions.values)
     pushes.dropStaleVersions(sessions.values)
     let trimStarted = Platform.monotonicSeconds()
@@ -305,6 +330,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
   /// Brings every session's subscriptions up to the current revision.
   @usableFromInline
   func syncAll(force: Bool = false) {
+    // No push shows a state whose journal record is not handed to the operating system.
+    durability?.writePending()
     revision.clearSyncScheduled()
     if let deferredUntil = pushes.syncAll(sessions.values, force: force) {
       scheduleDeferredSync(at: deferredUntil)
@@ -333,6 +360,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
   /// Says `bye` to every client and closes their connections.
   func shutdown(reason: String) {
     isShuttingDown = true
+    // Written and flushed first: the acknowledgements it held leave before the byes.
+    durability?.finish()
     for session in sessions.values {
       finishBatch(session)
       HostMessage.bye(reason: reason).encodeFrame(into: &session.output)

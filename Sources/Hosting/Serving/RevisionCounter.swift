@@ -14,7 +14,7 @@ protocol RevisionObserver: AnyObject, Sendable {
 /// too, so it is an atomic rather than actor state.
 @usableFromInline
 final class RevisionCounter: Sendable {
-  private let revision = Atomic<Int64>(0)
+  private let revision: Atomic<Int64>
   private let syncScheduled = Atomic<Bool>(false)
   /// Set once, by ``StoreHost/start``, before the store can reduce anything (the store is not
   /// reachable by any client or effect until the host listens, and the actor hop to start
@@ -23,7 +23,11 @@ final class RevisionCounter: Sendable {
 
   @usableFromInline var value: Int64 { revision.load(ordering: .relaxed) }
 
-  @usableFromInline init() {}
+  /// A counter at `revision`: 0 for a new state, the recovered revision for a durable host
+  /// (revisions never go back across restarts).
+  @usableFromInline init(startingAt revision: Int64 = 0) {
+    self.revision = Atomic(revision)
+  }
 
   @usableFromInline
   func setObserver(_ observer: any RevisionObserver) {
@@ -54,36 +58,43 @@ struct HostReducer<Base: Reducer>: Reducer {
   @usableFromInline let base: Base
   @usableFromInline let counter: RevisionCounter
   @usableFromInline let recorder: ReductionRecorder<Base.Action>
-
+  /// Wraps one of the base's reduce functions: counts and records each action it reduces.
+  ///
+  /// A closure made by the inlinable initializer, so that where the host is specialized for the
+  /// app (``StoreHost/start(app:initialState:reducer:scopes:configuration:withDependencies:)``
+  /// is inlinable), this closure — run on every action — is specialized too. The store reaches
+  /// ``_makeReduce()`` through its generic `Reducer` requirement, and a closure made there
+  /// stayed generic: recording an action then cost twice as much, in generic metadata and
+  /// value-witness copies.
   @usableFromInline
+  let wrap: (@escaping _ReduceFunction<Base.State, Base.Action>) -> _ReduceFunction<Base.State, Base.Action>
+
+  @inlinable
   init(base: Base, counter: RevisionCounter, recorder: ReductionRecorder<Base.Action>) {
     self.base = base
     self.counter = counter
     self.recorder = recorder
+    self.wrap = { reduce in
+      { state, action in
+        recorder.record(action, revision: { counter.value }) {
+          let effect = reduce(&state, action)
+          counter.didReduce()
+          return effect
+        }
+      }
+    }
   }
 
   @inlinable
   func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    recorder.record(action, revision: { counter.value }) {
-      let effect = base.reduce(into: &state, action: action)
-      counter.didReduce()
-      return effect
-    }
+    let base = self.base
+    return self.wrap { state, action in base.reduce(into: &state, action: action) }(&state, action)
   }
 
   /// The store's reduce function: the base's, with its `body` evaluated once here rather
   /// than on every action, then counted and recorded.
   @inlinable
   func _makeReduce() -> _ReduceFunction<Base.State, Base.Action> {
-    let reduce = base._makeReduce()
-    let counter = self.counter
-    let recorder = self.recorder
-    return { state, action in
-      recorder.record(action, revision: { counter.value }) {
-        let effect = reduce(&state, action)
-        counter.didReduce()
-        return effect
-      }
-    }
+    self.wrap(self.base._makeReduce())
   }
 }

@@ -45,7 +45,9 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
     }
   }
 
-  /// Starts a host: creates the root store on a new event loop and listens on the socket.
+  /// Starts a host that keeps its state in memory: creates the root store on a new event loop
+  /// and listens on the socket. (To keep the state on disk, pass `persistence`: see
+  /// ``start(app:initialState:reducer:scopes:configuration:persistence:withDependencies:)``.)
   ///
   /// - Parameters:
   ///   - app: The hosted app's name, sent to clients in `welcome`.
@@ -65,6 +67,26 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
     configuration: HostConfiguration,
     withDependencies prepare: sending ((inout DependencyValues) -> Void)? = nil
   ) async throws(HostStartError) -> StoreHost where R.State == State, R.Action == Action {
+    try await self.launch(
+      app: app, initialState: initialState, reducer: reducer, scopes: scopes,
+      configuration: configuration, storage: nil, withDependencies: prepare)
+  }
+
+  /// Starts a host: recovers the state from `storage` (when given), creates the root store on
+  /// a new event loop and listens on the socket.
+  ///
+  /// Inlinable, as ``start(app:initialState:reducer:scopes:configuration:withDependencies:)``
+  /// is: release builds specialize the host for the app's `State` and `Action`.
+  @inlinable
+  static func launch<R: Reducer>(
+    app: String,
+    initialState: State,
+    reducer: @escaping @Sendable () -> R,
+    scopes: sending [HostedScope<State, Action>],
+    configuration: HostConfiguration,
+    storage: DurableStorage<State, Action>?,
+    withDependencies prepare: sending ((inout DependencyValues) -> Void)?
+  ) async throws(HostStartError) -> StoreHost where R.State == State, R.Action == Action {
     guard configuration.maxBufferedBytes >= configuration.maxFrameSize else {
       throw HostStartError(
         message: "maxBufferedBytes (\(configuration.maxBufferedBytes)) is below maxFrameSize "
@@ -73,35 +95,61 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
     }
     Platform.tuneAllocator()
     let loop = EventLoop(name: "storehost")
-    let counter = RevisionCounter()
-    let recorder = ReductionRecorder<Action>()
-    // The store's dependencies, computed here as its initializer would, so that replays of its
-    // actions use the very same values.
+    let registry = ScopeRegistry(scopes)
     var dependencies = DependencyValues._effective
     prepare?(&dependencies)
     // Draws from uuid, date and random numbers inside a reduce are recorded with the action,
     // so that it can be reduced again exactly (journal recovery, past states).
     RecordingDependencies.install(into: &dependencies)
+    var state = initialState
+    var durability: Durability<State, Action>?
+    if let storage {
+      do {
+        let opened = try storage.open(
+          initialState: initialState, registry: registry, dependencies: dependencies,
+          loop: loop, log: HostLogger(level: configuration.logLevel))
+        state = opened.state
+        durability = opened.durability
+      } catch {
+        loop.shutdownGracefully()
+        throw HostStartError(message: error.message)
+      }
+    }
+    let counter = RevisionCounter(startingAt: durability?.journal.startRevision ?? 0)
+    let recorder = ReductionRecorder<Action>()
+    if let durability {
+      // Every reduced action goes into the journal (the fields taken out here, where the
+      // app's Action is known, so the journal's own work is plain code).
+      let journal = durability.journal
+      let encodeRoot = durability.encodeRoot
+      recorder.add { reduction in
+        journal.append(
+          revision: reduction.revision, time: reduction.time, origin: reduction.origin,
+          scope: reduction.scope,
+          action: reduction.scopeAction ?? encodeRoot(reduction.action), draws: reduction.draws)
+      }
+    }
     let storeDependencies = dependencies
     let store = Store(
-      initialState: initialState,
+      initialState: state,
       reducer: { HostReducer(base: reducer(), counter: counter, recorder: recorder) },
       withDependencies: { $0 = storeDependencies },
       executor: loop)
     // The history: every reduced action is recorded, and past states are rebuilt by replaying
     // records with the same reducer and dependencies, on a thread of their own.
     let history = HistoryParts.make(
-      configuration: configuration, initialState: initialState, revision: counter.value,
+      configuration: configuration, initialState: state, revision: counter.value,
       loop: loop, recorder: recorder, reducer: reducer, dependencies: storeDependencies)
     let core = HostCore(
       loop: loop, store: store, revision: counter, recorder: recorder,
-      scopes: ScopeRegistry(scopes), configuration: configuration, appName: app,
+      scopes: registry, configuration: configuration, appName: app, durability: durability,
       history: history)
     counter.setObserver(core)
     await core.connectHistory()
     do {
       try await core.startListening()
     } catch {
+      durability?.abandon()
       loop.shutdownGracefully()
       throw error
     }
@@ -121,6 +169,14 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
 
   /// The root revision right now.
   public var revision: Int64 { core.revision.value }
+
+  /// What the host recovered from its data directory when it started: `nil` in memory, or
+  /// when the directory was new. Effects that were running when the previous host stopped
+  /// are gone; read this after `start` to send what resumes them (see ``Recovery``).
+  public var recovery: Recovery? { core.durability?.recovery }
+
+  /// The data directory, when the host keeps its state on disk.
+  public var dataDirectory: String? { core.durability?.directory.path }
 
   /// Says `bye{reason}` to every client, stops listening, removes the socket file and stops
   /// the event loop. Idempotent.

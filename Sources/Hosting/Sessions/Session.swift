@@ -54,8 +54,15 @@ final class Session<State, Action> {
   /// the order of requests.
   var pendingPastState: PendingPastState<State, Action>?
 
-  /// Whether a `get` with `at` of this connection is being answered.
-  @usableFromInline var isAwaitingPastState: Bool { self.pendingPastState != nil }
+  /// A `history` request, or a tail's backfill, whose entries are being read from disk (a
+  /// durable host's journal): the connection's later requests wait, as for a past state.
+  var pendingHistoryRead: PendingHistoryRead?
+
+  /// Whether a `get` with `at` of this connection, or a read of its history from disk, is
+  /// being answered.
+  @usableFromInline var isAwaitingPastState: Bool {
+    self.pendingPastState != nil || self.pendingHistoryRead != nil
+  }
 
   /// Frames ready to be written, in order.
   @exclusivity(unchecked) @usableFromInline var output: [UInt8] = []
@@ -65,6 +72,11 @@ final class Session<State, Action> {
   /// The most bytes handed to the channel in one write: what its outbound buffer may hold
   /// when the connection closes (noted for ``MemoryReclaimer``).
   @exclusivity(unchecked) @usableFromInline var largestWrite = 0
+  /// The journal position this session's output waits for (durable hosts: its acks leave
+  /// once the records up to there are written; see ``AckGate``).
+  @exclusivity(unchecked) @usableFromInline var journalPosition: UInt64 = 0
+  /// Whether the ``AckGate`` holds this session's output.
+  @exclusivity(unchecked) @usableFromInline var isParked = false
   /// Whether pushes were skipped because the client was not reading.
   var needsSync = false
   /// Whether reading is paused for backpressure.

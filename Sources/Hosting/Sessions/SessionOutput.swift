@@ -21,6 +21,9 @@ struct SessionOutput {
   @usableFromInline let log: HostLogger
   @usableFromInline let statistics: HostStatistics
   @usableFromInline let reclaimer: MemoryReclaimer
+  /// A durable host's gate: output that follows an acknowledgement waits for its journal
+  /// record (`nil` in memory).
+  @usableFromInline let gate: AckGate?
 
   /// Queues a reply behind the pushes it must follow.
   @inlinable
@@ -77,12 +80,14 @@ struct SessionOutput {
     session.channel.close()
   }
 
-  /// Hands what `session` has ready to its channel.
+  /// Hands what `session` has ready to its channel — unless it follows an acknowledgement
+  /// whose journal record is not confirmed yet: it then stays queued, in order, until it is.
   @inline(__always)
   @inlinable
   func flush<State, Action>(_ session: Session<State, Action>) {
     let count = session.output.count
     guard count > 0 else { return }
+    if let gate = self.gate, gate.holds(session) { return }
     self.statistics.bytesOut += Int64(count)
     if count > session.largestWrite { session.largestWrite = count }
     session.channel.write(session.output)

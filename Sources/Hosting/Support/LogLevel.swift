@@ -43,6 +43,11 @@ struct HostLogger: Sendable {
   let level: LogLevel
 
   @usableFromInline
+  init(level: LogLevel) {
+    self.level = level
+  }
+
+  @usableFromInline
   func callAsFunction(_ level: LogLevel, _ message: @autoclosure () -> String) {
     guard level >= self.level else { return }
     Platform.writeStandardError("\(Platform.utcTimestamp()) \(level.name) \(message())\n")

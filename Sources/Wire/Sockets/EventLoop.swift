@@ -236,8 +236,9 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   /// `send` system calls made for all connections of this loop (for tests of coalescing).
   var sendCalls: UInt64 { self.totalSendCalls.load(ordering: .relaxed) }
 
-  /// Loop iterations so far (for tests that the loop sleeps when idle).
-  var iterations: UInt64 { self.totalIterations.load(ordering: .relaxed) }
+  /// Loop iterations so far (for tests that the loop sleeps when idle, and for work that
+  /// batches per iteration: a durable host's journal writes).
+  package var iterations: UInt64 { self.totalIterations.load(ordering: .relaxed) }
 
   func countRead(_ bytes: Int) {
     self.totalBytesRead.add(UInt64(bytes), ordering: .relaxed)

@@ -46,7 +46,15 @@ final class HostProcess {
   }
 
   /// Starts `storehost --socket <tmp>/host.sock` plus `arguments`, and waits until it listens.
-  init(arguments: [String] = [], directory: String? = nil, waitForListening: Bool = true) throws {
+  ///
+  /// The host keeps its state in memory (`--ephemeral`) unless `arguments` name a data
+  /// directory (`--data`, always a temporary one in tests), or `storage` says otherwise (`[]`:
+  /// the host's default, for tests that set `XDG_STATE_HOME` or `HOME` to a temporary
+  /// directory): tests never write outside temporary directories.
+  init(
+    arguments: [String] = [], directory: String? = nil, waitForListening: Bool = true,
+    environment: [String: String]? = nil, storage: [String]? = nil
+  ) throws {
     let binary = Self.binaryPath
     guard FileManager.default.isExecutableFile(atPath: binary) else {
       throw HarnessError("storehost is not built at \(binary); run `swift build` first")
@@ -55,7 +63,9 @@ final class HostProcess {
     self.socketPath = self.directory + "/host.sock"
     process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = ["--socket", socketPath, "--log-level", "debug"] + arguments
+    let storage = storage ?? (arguments.contains("--data") ? [] : ["--ephemeral"])
+    process.arguments = ["--socket", socketPath, "--log-level", "debug"] + storage + arguments
+    if let environment { process.environment = environment }
     // One log per process, even when several hosts share a directory.
     var template = Array((self.directory + "/host-XXXXXX.log").utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }

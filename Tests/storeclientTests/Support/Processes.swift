@@ -94,13 +94,16 @@ final class HostProcess: Sendable {
   private let process: Process
   private let errors = CapturedOutput()
 
-  /// Starts `storehost --socket <path>` (plus `arguments`) and waits until it listens.
+  /// Starts `storehost --socket <path>` (plus `arguments`, and `--ephemeral` unless they give
+  /// a `--data` directory: tests never write outside temporary directories) and waits until it
+  /// listens.
   init(socketPath: String, arguments: [String] = []) async throws {
     guard let binary = Binaries.storehost else { throw HarnessError("storehost is not built") }
     self.socketPath = socketPath
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = ["--socket", socketPath] + arguments
+    process.arguments =
+      ["--socket", socketPath] + arguments + (arguments.contains("--data") ? [] : ["--ephemeral"])
     process.standardOutput = FileHandle.nullDevice
     process.standardError = self.errors.handle
     self.process = process
