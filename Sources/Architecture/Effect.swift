@@ -53,8 +53,9 @@ public struct Effect<Action>: Sendable {
   /// - Parameters:
   ///   - priority: The priority of the task running the work.
   ///   - operation: The work.
-  ///   - handler: Called with errors the work throws (other than cancellation). Without it a
-  ///     thrown error is reported as a runtime warning.
+  ///   - handler: Called with errors the work throws, except a `CancellationError` and errors
+  ///     thrown once the effect is cancelled, which end it quietly. Without it a thrown error
+  ///     is reported as a runtime warning.
   ///   - fileID: The source file, for the runtime warning.
   ///   - line: The source line, for the runtime warning.
   /// - Returns: The effect.
@@ -74,9 +75,13 @@ public struct Effect<Action>: Sendable {
         { send in
           do {
             try await operation(send)
-          } catch is CancellationError where Task.isCancelled {
-            // Cancelled work ends quietly, as in TCA.
+          } catch is CancellationError {
+            // Cancellation ends the work quietly, as in TCA: the effect's own, and that of work
+            // it awaited (a `withTaskCancellation` block cancelled by id, a cancelled child task).
           } catch {
+            // What a cancelled effect throws on its way out (a cancelled request's error) is not
+            // reported either, as in TCA.
+            guard !Task.isCancelled else { return }
             if let handler {
               await handler(error, send)
             } else {

@@ -58,6 +58,7 @@ private struct Outcome: Reducer {
 }
 
 /// A destination enum, as TCA's `@Reducer enum Destination` state.
+@dynamicMemberLookup
 private enum Destination: Equatable, Sendable, CasePathable {
   case edit(Counter.State)
   case alert(String)
@@ -126,5 +127,35 @@ private enum Destination: Equatable, Sendable, CasePathable {
       issue.comments.contains { $0.rawValue.hasPrefix("Can't modify") }
     }
     #expect(destination == .alert("Sure?"))
+  }
+
+  @Test func aCaseIsReadAndWrittenBySubscript() {
+    var destination: Destination = .edit(Counter.State(count: 1))
+    #expect(destination[case: \.edit] == Counter.State(count: 1))
+    #expect(destination[case: \.alert] == nil)
+    destination[case: \.edit]?.count += 1
+    #expect(destination == .edit(Counter.State(count: 2)))
+    // Writing another case's payload changes nothing.
+    destination[case: \.alert] = "Sure?"
+    #expect(destination == .edit(Counter.State(count: 2)))
+  }
+
+  @Test func aCaseIsReadAndWrittenByName() {
+    var destination: Destination? = .alert("Sure?")
+    #expect(destination?.alert == "Sure?")
+    #expect(destination?.edit == nil)
+    destination?.alert = "Really?"
+    #expect(destination == .alert("Really?"))
+    destination?.edit = Counter.State()
+    #expect(destination == .alert("Really?"))
+  }
+
+  @Test func isTellsTheCase() {
+    let destination: Destination = .alert("Sure?")
+    #expect(destination.is(\.alert))
+    #expect(!destination.is(\.edit))
+    let result: Result<Int, LoadError> = .failure(LoadError())
+    #expect(result.is(\.failure))
+    #expect(!result.is(\.success))
   }
 }

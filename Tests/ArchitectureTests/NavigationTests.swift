@@ -89,7 +89,7 @@ import Testing
   @Test func ephemeralPresentationDismissesAfterItsAction() async {
     let store = makeStore(Host.State(), Host())
     await store.send(.showAlert)
-    #expect(await store.state.alert == "Sure?")
+    #expect(await store.state.alert == AlertState { TextState("Sure?") })
     await store.send(.alert(.presented(.confirm)))
     #expect(await store.state.alert == nil)
     #expect(await store.state.log == ["confirmed"])

@@ -33,6 +33,8 @@ public struct Case<Value>: Sendable {
 protocol _CasePathRoot<Value>: Sendable {
   associatedtype Value
   func appending<Member>(_ path: AnyCasePath<Value, Member>) -> any _CasePathRoot<Member>
+  /// Whether `root` (a value of the hidden root type) is in this case.
+  func matches(_ root: Any) -> Bool
 }
 
 /// The concrete case path behind a ``Case``: typed from the real root, so that evaluating a key
@@ -52,5 +54,10 @@ struct _RootedCasePath<Root, Value>: _CasePathRoot {
       return _RootedCasePath<Root, Member>(path: direct)
     }
     return _RootedCasePath<Root, Member>(path: self.path.appending(path: member))
+  }
+
+  func matches(_ root: Any) -> Bool {
+    guard let root = root as? Root else { return false }
+    return self.path.extract(from: root) != nil
   }
 }

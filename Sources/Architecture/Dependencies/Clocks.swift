@@ -24,6 +24,11 @@ private enum ClockKey: DependencyKey {
   static let testValue: any Clock<Duration> = _UnimplementedClock(name: "clock")
 }
 
+private enum SuspendingClockKey: DependencyKey {
+  static let liveValue: any Clock<Duration> = SuspendingClock()
+  static let testValue: any Clock<Duration> = _UnimplementedClock(name: "suspendingClock")
+}
+
 private enum ContinuousClockKey: DependencyKey {
   static let liveValue: any Clock<Duration> = ContinuousClock()
   static let testValue: any Clock<Duration> = _UnimplementedClock(name: "continuousClock")
@@ -40,5 +45,12 @@ extension DependencyValues {
   public var continuousClock: any Clock<Duration> {
     get { self[ContinuousClockKey.self] }
     set { self[ContinuousClockKey.self] = newValue }
+  }
+
+  /// A clock that does not advance while the system sleeps (`SuspendingClock` live), for
+  /// durations measured in the app's running time.
+  public var suspendingClock: any Clock<Duration> {
+    get { self[SuspendingClockKey.self] }
+    set { self[SuspendingClockKey.self] = newValue }
   }
 }

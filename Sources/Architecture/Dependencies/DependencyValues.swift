@@ -174,8 +174,35 @@ public struct Dependency<Value>: Sendable {
     self.keyPath = keyPath
   }
 
+  /// Names a dependency by its key, for a type that is its own key (no ``DependencyValues``
+  /// property needed), as TCA's `@Dependency(FactClient.self)`:
+  ///
+  /// ```swift
+  /// extension FactClient: DependencyKey { static let liveValue = FactClient(…) }
+  ///
+  /// @Dependency(FactClient.self) var factClient
+  /// ```
+  ///
+  /// Tests override it through the key: `$0[FactClient.self] = …`.
+  ///
+  /// - Parameter key: The key.
+  public init<Key: TestDependencyKey>(_ key: Key.Type) where Key.Value == Value {
+    self.keyPath = \DependencyValues.[_key: _DependencyKeyName<Key>()]
+  }
+
   /// The dependency's current value.
   public var wrappedValue: Value {
     DependencyValues._effective[keyPath: self.keyPath]
+  }
+}
+
+/// Names a dependency key as a hashable value, so that `@Dependency(Key.self)` is a key path
+/// like the others.
+struct _DependencyKeyName<Key: TestDependencyKey>: Hashable, Sendable {}
+
+extension DependencyValues {
+  /// The value of a key, as a key path component (`@Dependency(Key.self)`).
+  subscript<Key: TestDependencyKey>(_key _: _DependencyKeyName<Key>) -> Key.Value {
+    self[Key.self]
   }
 }

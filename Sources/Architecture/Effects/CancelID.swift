@@ -15,6 +15,11 @@ struct _CancelID: Hashable, @unchecked Sendable {
     self.path = []
   }
 
+  /// Whether this is the id of a presented or stack element (see `_NavigationID`).
+  var isNavigation: Bool {
+    self.discriminator == ObjectIdentifier(_NavigationID.self)
+  }
+
   /// The id as seen from one navigation level further out.
   func scoped(in navigationID: _CancelID) -> _CancelID {
     var copy = self

@@ -47,7 +47,7 @@ extension Reducer {
   ///   - fileID: The source file, for runtime warnings.
   ///   - line: The source line, for runtime warnings.
   /// - Returns: The combined reducer.
-  public func ifLet<DestinationState, DestinationAction>(
+  public func ifLet<DestinationState: _EphemeralState, DestinationAction>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
     action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
     fileID: StaticString = #fileID,

@@ -75,7 +75,8 @@ public struct ButtonState<Action>: Identifiable {
   /// - Returns: The button, with the same identity.
   public func map<NewAction>(_ transform: (Action?) -> NewAction?) -> ButtonState<NewAction> {
     ButtonState<NewAction>(
-      id: self.id, action: .send(transform(self.action.action)), label: self.label,
+      id: self.id, action: .send(transform(self.action.action), animation: self.action.animation),
+      label: self.label,
       role: self.role)
   }
 }
@@ -85,12 +86,19 @@ public struct ButtonStateAction<Action> {
   /// The action, or `nil` for a button that only dismisses.
   public let action: Action?
 
-  /// Sends an action (or, with `nil`, nothing).
+  /// The animation the button asks for when it sends ``action`` (see ``Animation``), or `nil`.
+  public let animation: Animation?
+
+  /// Sends an action (or, with `nil`, nothing), optionally with an animation, as TCA's
+  /// `.send(.confirm, animation: .default)`.
   ///
-  /// - Parameter action: The action.
+  /// - Parameters:
+  ///   - action: The action.
+  ///   - animation: The animation the button asks for; buttons that differ only by it are
+  ///     different, as in TCA.
   /// - Returns: The button action.
-  public static func send(_ action: Action?) -> Self {
-    Self(action: action)
+  public static func send(_ action: Action?, animation: Animation? = nil) -> Self {
+    Self(action: action, animation: animation)
   }
 }
 
@@ -157,9 +165,17 @@ extension ButtonStateAction: Hashable where Action: Hashable {}
 extension ButtonStateAction: Sendable where Action: Sendable {}
 
 extension ButtonStateAction: CustomReflectable {
-  /// Reflects as `.send(action)`.
+  /// Reflects as `.send(action)`, or `.animatedSend(action, animation:)` with an animation.
   public var customMirror: Mirror {
-    Mirror(self, children: ["send": self.action as Any], displayStyle: .enum)
+    guard let animation = self.animation else {
+      return Mirror(self, children: ["send": self.action as Any], displayStyle: .enum)
+    }
+    return Mirror(
+      self,
+      children: [
+        "animatedSend": (action: self.action as Any, animation: animation.description)
+      ],
+      displayStyle: .enum)
   }
 }
 

@@ -4,7 +4,10 @@ import Synchronization
 /// Presented, any of its actions dismisses it, as in TCA, both when it is presented on its own
 /// (`.ifLet(\.$alert, action: \.alert)`) and as a case of a destination enum
 /// (`case alert(AlertState<Alert>)` in `Destination.State`).
-protocol _EphemeralState {}
+///
+/// Public only so that `ifLet` without a destination reducer can require it; there is no need to
+/// conform other types.
+public protocol _EphemeralState {}
 
 extension AlertState: _EphemeralState {}
 extension ConfirmationDialogState: _EphemeralState {}

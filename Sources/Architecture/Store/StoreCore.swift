@@ -264,9 +264,12 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
     let send = Send<Action> { [weak store = self.store] action in
       await store?._receive(action, group: group)
     }
+    let context = _EffectContext(registry: registry, group: group, ids: ids)
     let task = Task(executorPreference: taskExecutor, priority: priority) {
-      await DependencyValues.$current.withValue(dependencies) {
-        await body(send)
+      await _EffectContext.$current.withValue(context) {
+        await DependencyValues.$current.withValue(dependencies) {
+          await body(send)
+        }
       }
       registry.finish(key)
     }

@@ -118,6 +118,9 @@ extension TestStore {
     location: _SourceLocation
   ) async -> TestStoreTask {
     self.begin(location)
+    if self.isDismissed {
+      location.reportIssue(_TestStoreMessages.sendToDismissedStore)
+    }
 
     let sent = _UncheckedSendable(action)
     let result = await _TestStoreContext.$sendLocation.withValue(location) {

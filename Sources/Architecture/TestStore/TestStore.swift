@@ -133,6 +133,8 @@ public final class TestStore<State: Equatable, Action> {
   let executor: _TestStoreExecutor
   let runtime: _TestStoreRuntime<State, Action>
   let assertionLocation: _AssertionLocation
+  /// Whether the feature dismissed itself (see ``isDismissed``).
+  let dismissal: _TestStoreDismissal
   /// Where the last assertion was made (unreceived actions at the end are reported there).
   var lastLocation: _SourceLocation
 
@@ -179,6 +181,10 @@ public final class TestStore<State: Equatable, Action> {
     dependencies[_SharedRegistryKey.self] = _SharedRegistry.resolve(in: dependencies)
     let sharedChanges = _SharedChangeTracker()
     dependencies[_SharedChangeTrackerKey.self] = sharedChanges
+    // The feature dismissing itself at the root (`@Dependency(\.dismiss)`) dismisses the test
+    // store, as in TCA; presented and stack children dismiss themselves as usual.
+    let dismissal = _TestStoreDismissal()
+    dependencies.dismiss = DismissEffect { dismissal.dismiss() }
     prepareDependencies(&dependencies)
     dependencies.prepareForStore()
     let runtime = _TestStoreRuntime<State, Action>(
@@ -190,6 +196,7 @@ public final class TestStore<State: Equatable, Action> {
 
     self.state = initialState
     self.runtime = runtime
+    self.dismissal = dismissal
     self.assertionLocation = assertionLocation
     self.lastLocation = location
     let executor = _TestStoreExecutor()

@@ -4,6 +4,13 @@ enum _TestStoreMessages {
   static let stateMismatch = "A state change does not match expectation"
   static let unexpectedStateChange = "State was not expected to change, but a change occurred"
 
+  static let sendToDismissedStore = """
+    Can't send an action to a dismissed test store.
+
+    The feature dismissed itself (with "@Dependency(\\.dismiss)") earlier in this test. Assert \
+    "store.isDismissed" instead of sending more actions.
+    """
+
   static let noStateChange = """
     Expected state to change, but no change occurred.
 

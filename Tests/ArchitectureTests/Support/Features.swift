@@ -294,7 +294,7 @@ struct Host: Reducer {
     var optional: Ticker.State?
     var tickers: IdentifiedArrayOf<Ticker.State> = []
     @Presents var destination: Ticker.State?
-    @Presents var alert: String?
+    @Presents var alert: AlertState<AlertAction>?
     var path = StackState<Ticker.State>()
     var log: [String] = []
   }
@@ -336,7 +336,7 @@ struct Host: Reducer {
       case .setOptional(let value): state.optional = value
       case .removeTicker(let id): state.tickers.remove(id: id)
       case .present(let value): state.destination = value
-      case .showAlert: state.alert = "Sure?"
+      case .showAlert: state.alert = AlertState { TextState("Sure?") }
       case .alert(.presented(.confirm)): state.log.append("confirmed")
       case .destination(.presented(let childAction)): state.log.append("destination \(childAction)")
       case .path(.element(let id, let childAction)): state.log.append("path \(id) \(childAction)")

@@ -1,0 +1,42 @@
+extension StackState where Element: CasePathable {
+  /// The payload of the element with an id when it is in a case, as TCA's
+  /// `path[id: id, case: \.detail]`: `nil` when there is no such element or it is in another
+  /// case.
+  ///
+  /// ```swift
+  /// state.path[id: id, case: \.detail]?.syncUp.meetings.insert(meeting, at: 0)
+  /// ```
+  ///
+  /// Changing it changes the element. Writing through it when the element is missing or in
+  /// another case changes nothing and is reported as an issue (a test failure in tests).
+  ///
+  /// - Parameters:
+  ///   - id: The element's id.
+  ///   - keyPath: The case.
+  public subscript<Value>(
+    id id: StackElementID,
+    case keyPath: CaseKeyPath<Element, Value>,
+    fileID fileID: StaticString = #fileID,
+    filePath filePath: StaticString = #filePath,
+    line line: UInt = #line,
+    column column: UInt = #column
+  ) -> Value? {
+    get { self[id: id].flatMap { AnyCasePath(keyPath).extract(from: $0) } }
+    _modify {
+      let path = AnyCasePath(keyPath)
+      let element = self[id: id]
+      var value = element.flatMap { path.extract(from: $0) }
+      let wasInCase = value != nil
+      yield &value
+      if wasInCase {
+        self[id: id] = value.map(path.embed)
+      } else if value != nil {
+        let found = element.map { "is \(_dumpLines($0).first ?? "another case")" } ?? "is missing"
+        _reportIssue(
+          "Can't modify the element \(id) of a stack through 'CaseKeyPath<\(Element.self),"
+            + " \(Value.self)>': it \(found).",
+          fileID: fileID, filePath: filePath, line: line, column: column)
+      }
+    }
+  }
+}
