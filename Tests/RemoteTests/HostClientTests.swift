@@ -15,7 +15,8 @@ import Wire
       #expect(try await client.get("counter") == Snapshot(revision: 5, state: J(#"{"count":2,"isTimerRunning":false}"#)))
       #expect(try await client.send(J(#"{"incrementButtonTapped":{}}"#), to: "counter") == 6)
       let rtt = try await client.ping()
-      #expect(rtt > .zero && rtt < .seconds(1))
+      // A round trip took some time; how much is for benchmarks (a loaded machine stalls tests).
+      #expect(rtt > .zero)
       await #expect(throws: RemoteError.unknownScope(message: "unknown scope 'nope'")) {
         try await client.get("nope")
       }
