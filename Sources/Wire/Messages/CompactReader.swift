@@ -71,7 +71,8 @@ struct CompactReader {
     while index < self.bytes.count, case let digit = self.bytes[index] &- UInt8(ascii: "0"),
       digit < 10
     {
-      value = value * 10 + Int64(digit)
+      // Wrapping: a run of more than 18 digits overflows here, and is refused below.
+      value = value &* 10 &+ Int64(digit)
       index += 1
     }
     let digits = index - first

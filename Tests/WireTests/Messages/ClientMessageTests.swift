@@ -253,6 +253,9 @@ func payloadJSON(ofSingleFrame bytes: [UInt8]) throws -> (text: String, json: JS
       #"{"type":"send","id":07,"scope":"a","action":{}}"#,
       #"{"type":"send","id":"7","scope":"a","action":{}}"#,
       #"{"type":"send","id":1234567890123456789,"scope":"a","action":{}}"#,
+      // Digits enough to overflow Int64 while they are read (the fuzzer's crash): refused.
+      #"{"type":"send","id":2222222222222222222222222222222222222222,"scope":"a","action":{}}"#,
+      #"{"type":"send","id":-99999999999999999999999,"scope":"a","action":{}}"#,
       #"{"type":"send","id":-,"scope":"a","action":{}}"#,
       #"{"type":"send","id":1,"scope":"a\/b","action":{}}"#,  // escapes and non-ASCII scopes
       #"{"type":"send","id":1,"scope":"é","action":{}}"#,
