@@ -84,6 +84,7 @@ extension HostCore {
   /// Says bye, stops listening and removes the socket file.
   func stop(reason: String) {
     guard !isStopped else { return }
+    stopTicking()
     shutdown(reason: reason)
     listener?.close(removeSocketFile: true)
     listener = nil

@@ -57,6 +57,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
   private var deferredSyncScheduled = false
   @usableFromInline var listener: UnixListener?
   var isStopped = false
+  /// The pending once-a-second ``tick()`` on the loop's timer (see ``startTicking()``).
+  private var tickTimer: UInt64?
   var stopWaiters: [CheckedContinuation<Void, Never>] = []
 
   @usableFromInline
@@ -281,6 +283,31 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     } else {
       output.updateBackpressure(session)
     }
+  }
+
+  /// Runs ``tick()`` once a second on the loop's own timer until the host stops.
+  ///
+  /// On the loop, not in a task: a program whose cooperative threads are all busy or blocked
+  /// (a test that reads a socket synchronously, an app doing heavy work) must still retry a
+  /// failed journal write, drop stalled frames and release held acknowledgements.
+  func startTicking() {
+    guard !isStopped else { return }
+    tickTimer = loop.scheduleTimer(after: .seconds(1)) { [weak self] in
+      // The timer runs on the loop, the core's executor.
+      guard let self else { return }
+      self.assumeIsolated(on: self.loop) { core in
+        core.tickTimer = nil
+        guard !core.isStopped else { return }
+        core.tick()
+        core.startTicking()
+      }
+    }
+  }
+
+  /// Cancels the pending tick.
+  func stopTicking() {
+    if let tickTimer { loop.cancelTimer(tickTimer) }
+    tickTimer = nil
   }
 
   /// Drops connections that never said hello and frames that stopped arriving, pushes the

@@ -30,18 +30,15 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
   public let socketPath: String
   @usableFromInline let loop: EventLoop
   @usableFromInline let core: HostCore<State, Action>
-  private let ticker: Task<Void, Never>
 
   @usableFromInline
   init(socketPath: String, loop: EventLoop, core: HostCore<State, Action>) {
     self.socketPath = socketPath
     self.loop = loop
     self.core = core
-    self.ticker = Task { [core] in
-      while !Task.isCancelled {
-        try? await Task.sleep(for: .seconds(1))
-        await core.tick()
-      }
+    // Once a second on the loop's own timer (not a task: see HostCore.startTicking()).
+    loop.execute { [core, loop] in
+      core.assumeIsolated(on: loop) { core in core.startTicking() }
     }
   }
 
@@ -181,7 +178,6 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
   /// Says `bye{reason}` to every client, stops listening, removes the socket file and stops
   /// the event loop. Idempotent.
   public func shutdown(reason: String = "shutdown") async {
-    ticker.cancel()
     await core.stop(reason: reason)
     loop.shutdownGracefully()
   }

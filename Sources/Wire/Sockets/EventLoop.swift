@@ -307,14 +307,14 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
 
   /// Runs `work` on the loop after `delay`; returns an id for ``cancelTimer(_:)``.
   @discardableResult
-  func scheduleTimer(after delay: Duration, _ work: @escaping () -> Void) -> UInt64 {
+  package func scheduleTimer(after delay: Duration, _ work: @escaping () -> Void) -> UInt64 {
     self.assertInEventLoop()
     self.nextTimerID += 1
     self.timers.append(LoopTimer(deadline: .now + delay, id: self.nextTimerID, work: work))
     return self.nextTimerID
   }
 
-  func cancelTimer(_ id: UInt64) {
+  package func cancelTimer(_ id: UInt64) {
     self.timers.removeAll { $0.id == id }
   }
 
