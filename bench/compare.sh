@@ -116,7 +116,7 @@ RAW="$TMP/raw.tsv"
 HOST_PID=""; REDIS_PID=""
 EXTRA_PIDS=()
 cleanup() {
-  for pid in "${EXTRA_PIDS[@]}"; do kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
+  for pid in "${EXTRA_PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   [[ -n "$HOST_PID" ]] && kill "$HOST_PID" 2>/dev/null && wait "$HOST_PID" 2>/dev/null
   [[ -n "$REDIS_PID" ]] && kill "$REDIS_PID" 2>/dev/null && wait "$REDIS_PID" 2>/dev/null
   true
