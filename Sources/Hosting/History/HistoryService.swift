@@ -85,16 +85,10 @@ struct HistoryService<State: Sendable, Action: Sendable> {
   /// now) as the tail's pushes.
   @usableFromInline
   func tail(_ session: Session<State, Action>, id: Int64, since: Int64?, scope: String?) {
-    let held = session.subscriptions.count + session.tails.count
-    guard held < self.configuration.maxSubscriptionsPerConnection else {
-      self.output.reply(
-        session,
-        .error(
-          id: id, code: .overloaded,
-          message: "this connection already holds \(held) subscriptions and tails, the limit; "
-            + "unsubscribe from one first"))
-      return
-    }
+    guard
+      self.output.admitsAnotherSubscription(
+        session, limit: self.configuration.maxSubscriptionsPerConnection, id: id)
+    else { return }
     var filter: ScopeFilter?
     if let scope {
       guard let resolved = self.filter(scope, session: session, id: id) else { return }

@@ -180,16 +180,10 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
 
   @usableFromInline
   func subscribe(_ session: Session<State, Action>, id: Int64, scope name: String) {
-    let held = session.subscriptions.count + session.tails.count
-    guard held < self.configuration.maxSubscriptionsPerConnection else {
-      self.output.reply(
-        session,
-        .error(
-          id: id, code: .overloaded,
-          message: "this connection already holds \(held) subscriptions, "
-            + "the limit; unsubscribe from one first"))
-      return
-    }
+    guard
+      self.output.admitsAnotherSubscription(
+        session, limit: self.configuration.maxSubscriptionsPerConnection, id: id)
+    else { return }
     let target: Subscription<State, Action>.Target
     let state: any ScopeState
     let json: JSON

@@ -39,6 +39,22 @@ struct SessionOutput {
     _ = self.append(message, to: &session.heldReplies, id: id, scope: nil)
   }
 
+  /// Whether `session` may open another subscription or tail under `limit` (subscriptions and
+  /// tails count together); when it may not, answers request `id` with `overloaded`.
+  func admitsAnotherSubscription<State, Action>(
+    _ session: Session<State, Action>, limit: Int, id: Int64
+  ) -> Bool {
+    let held = session.subscriptions.count + session.tails.count
+    guard held >= limit else { return true }
+    self.reply(
+      session,
+      .error(
+        id: id, code: .overloaded,
+        message: "this connection already holds \(held) subscriptions and tails, the limit; "
+          + "unsubscribe from one first"))
+    return false
+  }
+
   /// Encodes `message`, answering `frame_too_large` instead when it would exceed the limit.
   ///
   /// - Returns: Whether `message` itself was appended.
