@@ -69,11 +69,7 @@ struct HistoryService<State: Sendable, Action: Sendable> {
       return ScopeFilter(pattern: scope)
     }
     if case .unknown = self.registry.lookup(scope) {
-      self.output.reply(
-        session,
-        .error(
-          id: id, code: .unknownScope,
-          message: "no scope matches '\(scope)'; 'scopes' lists the patterns"))
+      self.output.replyUnknownScope(session, id: id, scope: scope)
       return nil
     }
     return ScopeFilter(name: scope)
@@ -145,11 +141,7 @@ struct HistoryService<State: Sendable, Action: Sendable> {
             + "read it without 'at'"))
       return
     case .unknown:
-      self.output.reply(
-        session,
-        .error(
-          id: id, code: .unknownScope,
-          message: "no scope matches '\(name)'; 'scopes' lists the patterns"))
+      self.output.replyUnknownScope(session, id: id, scope: name)
       return
     case .unavailable(let scope):
       self.output.reply(

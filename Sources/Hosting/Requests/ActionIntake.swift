@@ -78,11 +78,7 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
     case .host:
       self.output.reply(session, .error(id: id, code: .forbidden, message: "'_host' is read-only"))
     case .unknown:
-      self.output.reply(
-        session,
-        .error(
-          id: id, code: .unknownScope,
-          message: "no scope matches '\(name)'; 'scopes' lists the patterns"))
+      self.output.replyUnknownScope(session, id: id, scope: name)
     case .unavailable(let scope):
       guard scope.isWritable else {
         self.output.reply(

@@ -259,11 +259,7 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
     case .host:
       return .host
     case .unknown:
-      self.output.reply(
-        session,
-        .error(
-          id: id, code: .unknownScope,
-          message: "no scope matches '\(name)'; 'scopes' lists the patterns"))
+      self.output.replyUnknownScope(session, id: id, scope: name)
       return nil
     case .unavailable(let scope):
       self.output.reply(

@@ -39,6 +39,18 @@ struct SessionOutput {
     _ = self.append(message, to: &session.heldReplies, id: id, scope: nil)
   }
 
+  /// Answers request `id` with `unknown_scope`: `name` matches no scope pattern.
+  @inlinable
+  func replyUnknownScope<State, Action>(
+    _ session: Session<State, Action>, id: Int64?, scope name: String
+  ) {
+    self.reply(
+      session,
+      .error(
+        id: id, code: .unknownScope,
+        message: "no scope matches '\(name)'; 'scopes' lists the patterns"))
+  }
+
   /// Whether `session` may open another subscription or tail under `limit` (subscriptions and
   /// tails count together); when it may not, answers request `id` with `overloaded`.
   func admitsAnotherSubscription<State, Action>(
