@@ -8,6 +8,8 @@
 #   DURABLE=MODE  run the hosts on a data directory with --fsync MODE (everysec, always, no)
 #                 instead of --ephemeral
 #   HOST_ARGS="…" more storehost options (e.g. HOST_ARGS="--history 0": the host without history)
+#   LOADS=acked   only the 16-client acknowledged load (bench/history.sh uses it)
+#   ACTIONS=500   actions per client of that load
 #
 # Loads: 16 clients with one action in flight (8,000 actions), 16 clients pipelining 16
 # (32,000 actions), and one sender fanned out to 50 watchers (1,000 actions). Each host runs
@@ -85,7 +87,8 @@ EOF
 for ((round = 1; round <= ROUNDS; round++)); do
   echo "== round $round of $ROUNDS"
   for bin in "$@"; do
-    measure "$bin" "$bin 16 clients" --clients 16 --actions 500
+    measure "$bin" "$bin 16 clients" --clients 16 --ack every --actions "${ACTIONS:-500}"
+    [[ "${LOADS:-all}" == acked ]] && continue
     measure "$bin" "$bin 16 clients × 16 pipelined" --clients 16 --ack end --pipeline 16 --actions 2000
     measure "$bin" "$bin fan-out to 50 watchers" --clients 1 --watchers 50 --actions 1000
   done
