@@ -63,6 +63,9 @@ let package = Package(
       name: "ArchitectureBenchmarks", dependencies: ["Architecture"],
     ),
     .executableTarget(name: "WireBenchmarks", dependencies: ["Wire"]),
+    // A stateful protocol fuzzer: many adversarial clients against a running storehost
+    // (Fuzz/run-protocol.sh).
+    .executableTarget(name: "ProtocolFuzz", dependencies: ["Wire"]),
     .executableTarget(
       name: "DurabilityBenchmarks", dependencies: ["Hosting", "Examples", "Wire", "Architecture"]),
     .testTarget(name: "ArchitectureTests", dependencies: ["Architecture"]),
