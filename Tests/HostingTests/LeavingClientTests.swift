@@ -53,4 +53,43 @@ import Wire
     }
     #expect(host.stop() == 0, "storehost crashed:\n\(host.stderr.suffix(2_000))")
   }
+
+  /// A reader that asks for tails from the start of a long history and has left (its reading
+  /// side shut: every send to it fails) costs the host one chunk of entries, not the encoding of
+  /// every entry each tail is owed — for nobody, while every other client waits.
+  @Test func aReaderThatHasLeftIsNotEncodedTheEntriesItCannotRead() throws {
+    let host = try HostProcess(arguments: ["--log-level", "warning"])
+    let writer = try WireClient.greeted(path: host.socketPath)
+    for id in 1...1_500 {
+      try writer.send(
+        #"{"type":"send","id":\#(id),"scope":"counter","action":{"incrementButtonTapped":{}}}"#)
+    }
+    while try writer.next()["id"]?.int != 1_500 {}
+    func bytesOut(_ id: Int64) throws -> Int64 {
+      let state = try writer.reply(to: #"{"type":"get","id":\#(id),"scope":"_host"}"#, id: id)
+      return state["state"]?["bytesOut"]?.int ?? -1
+    }
+    let before = try bytesOut(2_001)
+
+    let leaver = try WireClient(path: host.socketPath)
+    shutdown(leaver.fd, Int32(SHUT_RD))
+    var requests = WireClient.frame(Array(#"{"type":"hello","protocol":1}"#.utf8))
+    for id in 1...20 {
+      requests += WireClient.frame(Array(#"{"type":"tail","id":\#(id),"since":0}"#.utf8))
+    }
+    try leaver.sendRaw(requests)
+    // The host closes it once its sends have failed.
+    var descriptor = pollfd(fd: leaver.fd, events: 0, revents: 0)
+    #expect(
+      MemoryLimitsTests.eventually {
+        descriptor.revents = 0
+        return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLHUP) != 0
+      }, "the host did not close the connection whose sends failed")
+
+    // 20 tails of 1,500 entries are some 6 MB of entries; one 64 KiB chunk left before the
+    // first send failed, then an `entry_gap` per tail.
+    let written = try bytesOut(2_002) - before
+    #expect(written < 256 * 1024, "\(written) bytes were encoded for a client that had left")
+    #expect(host.stop() == 0)
+  }
 }
