@@ -54,6 +54,23 @@ import Wire
     #expect(host.stop() == 0, "storehost crashed:\n\(host.stderr.suffix(2_000))")
   }
 
+  /// Waits until every thread of `pid` is stopped (state `T` in /proc), so that nothing the
+  /// test sends next is read before SIGCONT.
+  static func waitUntilStopped(_ pid: Int32) -> Bool {
+    MemoryLimitsTests.eventually {
+      guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+      else { return false }
+      return tasks.allSatisfy { task in
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")")
+        else { return false }
+        // The state follows the command name, which ends with the last ')'.
+        let state = stat[stat.index(after: close)...].dropFirst().first
+        return state == "T" || state == "t"
+      }
+    }
+  }
+
   /// A reader that asks for tails from the start of a long history and has left (its reading
   /// side shut: every send to it fails) costs the host one chunk of entries, not the encoding of
   /// every entry each tail is owed — for nobody, while every other client waits.
@@ -90,6 +107,46 @@ import Wire
     // first send failed, then an `entry_gap` per tail.
     let written = try bytesOut(2_002) - before
     #expect(written < 256 * 1024, "\(written) bytes were encoded for a client that had left")
+    #expect(host.stop() == 0)
+  }
+
+  /// A connection the host closes (here for a frame that is not UTF-8) stops counting the
+  /// unfinished frame behind it
+  /// against the budget at once — not only when the loop reports the close, after the other
+  /// connections read in the same round: those must not be closed for bytes nobody holds.
+  @Test func aClosedConnectionsUnfinishedFrameLeavesTheBudgetAtOnce() throws {
+    // Two readers holding 125,004 bytes each fit the budget (and still do while the last
+    // 5,000 of each frame arrive); with the closed connection's 65,529 they would not.
+    let host = try HostProcess(arguments: ["--max-frame", "262144", "--max-buffered", "307200"])
+    let closed = try WireClient.greeted(path: host.socketPath)
+    let first = try WireClient.greeted(path: host.socketPath)
+    let second = try WireClient.greeted(path: host.socketPath)
+    let frames = [
+      MemoryLimitsTests.paddedPing(id: 1, length: 200_000),
+      MemoryLimitsTests.paddedPing(id: 2, length: 130_000),
+      MemoryLimitsTests.paddedPing(id: 3, length: 130_000),
+    ]
+    // Held by SIGSTOP until every byte is in the sockets, so that the host reads all three in
+    // one round of its loop: the bad frame and the rest of a 64 KiB read, the start of a frame
+    // behind it; then the two unfinished frames.
+    kill(host.processID, SIGSTOP)
+    #expect(Self.waitUntilStopped(host.processID), "storehost did not stop on SIGSTOP")
+    try closed.sendRaw(WireClient.frame([0x7B, 0xFF, 0x7D]) + frames[0].prefix(100_004))
+    try first.sendRaw(Array(frames[1].prefix(125_004)))
+    try second.sendRaw(Array(frames[2].prefix(125_004)))
+    kill(host.processID, SIGCONT)
+
+    #expect(try closed.expect("error")["code"] == .string("bad_frame"))
+    #expect(closed.waitForClose())
+    for (client, frame) in [(first, frames[1]), (second, frames[2])] {
+      do {
+        try client.sendRaw(Array(frame[125_004...]))
+        let reply = try client.next()
+        #expect(reply["type"] == .string("pong"), "\(reply.compactString.prefix(400))")
+      } catch {
+        Issue.record("a reader within the budget was closed (\(error))")
+      }
+    }
     #expect(host.stop() == 0)
   }
 }
