@@ -10,7 +10,8 @@ import Wire
 
 /// A client that leaves while the host is still writing to it: what the client sent before
 /// leaving must be handled after the host's current work, never in the middle of it.
-@Suite struct LeavingClientTests {
+@Suite(.serialized)
+struct LeavingClientTests {
   /// The crash of issue 26, made deterministic. A reader asks for a tail of a long history and
   /// leaves at once, with an `unsubscribe` of that tail still unread behind it. The host, held
   /// by SIGSTOP until every byte is in its socket, reads the `tail` alone (it fills the first
