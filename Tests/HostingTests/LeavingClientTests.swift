@@ -30,6 +30,7 @@ struct LeavingClientTests {
     while try writer.next()["id"]?.int != 1_500 {}
 
     kill(host.processID, SIGSTOP)
+    #expect(Self.waitUntilStopped(host.processID), "storehost did not stop on SIGSTOP")
     let leaver = try WireClient(path: host.socketPath)
     let hello = WireClient.frame(Array(#"{"type":"hello","protocol":1}"#.utf8))
     let readSize = 64 * 1024  // the host's read buffer (EventLoop.readBufferSize)
