@@ -40,6 +40,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
   let admission: AdmissionPolicy
   @usableFromInline let budget: InputBudget
   @usableFromInline let reclaimer: MemoryReclaimer
+  /// The holders bounded in bytes, for the `_host` figures and the reclaimer.
+  let retention: RetainedMemory
   @usableFromInline let statistics: HostStatistics
   @usableFromInline let output: SessionOutput
   @usableFromInline let pushes: PushEngine<State, Action>
@@ -117,6 +119,15 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     self.budget = InputBudget(
       limit: configuration.maxBufferedBytes, frameTimeout: configuration.frameTimeout)
     self.reclaimer = reclaimer
+    let retention = RetainedMemory(
+      changeLogs: pushes.changeLogBudget,
+      history: parts.map { parts in
+        let log = parts.log
+        return ({ log.records.count }, { log.bytes }, { log.droppedBytes })
+      },
+      unfinishedFrames: { [budget = self.budget] in budget.buffered })
+    statistics.memory = { retention.figures }
+    self.retention = retention
     self.statistics = statistics
     self.output = output
     self.pushes = pushes
@@ -341,6 +352,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     durability?.tick()
     pushes.pushHostFigures(sessions.values)
     pushes.dropStaleVersions(sessions.values)
+    reclaimer.noteRelease(retention.releaseUnwatched())
     let trimStarted = Platform.monotonicSeconds()
     if reclaimer.trimIfDue(now: trimStarted) {
       let milliseconds = Int((Platform.monotonicSeconds() - trimStarted) * 1000)
