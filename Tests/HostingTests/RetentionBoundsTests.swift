@@ -160,6 +160,40 @@ struct RetentionBoundsTests {
     #expect(host.stop() == 0, "storehost failed:\n\(host.stderr.suffix(2_000))")
   }
 
+  /// A tail from the start of a durable host's journal of large actions reads it from disk a
+  /// few MiB at a time (not a thousand entries at once), and misses none.
+  @Test func aTailOfLargeActionsReadsTheDiskInChunksOfBytesWithoutAHole() throws {
+    let data = HostProcess.makeDirectory()
+    defer { try? FileManager.default.removeItem(atPath: data) }
+    let host = try HostProcess(arguments: ["--data", data + "/state", "--history-memory", "1M"])
+    let writer = try WireClient.greeted(path: host.socketPath)
+    let ids = try Self.todoIDs(1, through: writer)
+    // 48 distinct descriptions of 1/4 MiB: 12 MiB, three backfill steps of 4 MiB or more.
+    let filler = String(repeating: "z", count: (1 << 18) - 16)
+    var acknowledged: [Int64] = []
+    for id in 100..<148 {
+      let ack = try writer.reply(
+        to: #"{"type":"send","id":\#(id),"scope":"todos/\#(ids[0])","action":{"setDescription":{"_0":"\#(id)-\#(filler)"}}}"#,
+        id: Int64(id), timeout: 60)
+      acknowledged.append(try #require(ack["rev"]?.int, "\(ack)"))
+    }
+    let memory = try Self.memory(writer, id: 1)
+    #expect(try #require(memory["historyEntries"]?.int) < 48, "memory keeps only the newest")
+
+    let tailer = try WireClient.greeted(path: host.socketPath)
+    let tailing = try tailer.reply(to: #"{"type":"tail","id":1,"since":0,"scope":"todos/{id}"}"#, id: 1, timeout: 60)
+    #expect(tailing["type"] == .string("tailing"), "\(tailing)")
+    var revisions: [Int64] = []
+    while revisions.count < acknowledged.count {
+      let entry = try tailer.next(timeout: 120)
+      #expect(entry["type"] == .string("entry"), "\(entry["type"] ?? .null)")
+      guard let revision = entry["rev"]?.int else { break }
+      if revision >= acknowledged[0] { revisions.append(revision) }
+    }
+    #expect(revisions == acknowledged)
+    #expect(host.stop() == 0, "storehost failed:\n\(host.stderr.suffix(2_000))")
+  }
+
   @Test func boundsAreOptionsWithUnits() throws {
     for (arguments, message) in [
       (
