@@ -60,7 +60,9 @@ measure() {
   dir="$(mktemp -d "$work/run-XXXX")"
   if [[ -n "${DURABLE:-}" ]]; then
     storage=(--data "$dir/data" --fsync "$DURABLE")
-  elif "$bin" --help 2>/dev/null | grep -q -- '--ephemeral'; then
+  elif [[ "$("$bin" --help 2>/dev/null || true)" == *--ephemeral* ]]; then
+    # (Not `--help | grep -q`: grep leaves at the first match, the host's help then dies of
+    # SIGPIPE, and under pipefail a binary that knows --ephemeral looked as if it did not.)
     storage=(--ephemeral)
   fi
   LD_PRELOAD="$work/shim.so" valgrind --tool=callgrind --callgrind-out-file="$dir/cg.out" \
