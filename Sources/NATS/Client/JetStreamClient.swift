@@ -80,6 +80,11 @@ public struct JetStreamClient: Sendable {
     try await self.perform { $0.createConsumer(stream: stream, configuration, completion: $1) }
   }
 
+  /// A consumer's state (see ``JetStream/consumerInfo(stream:name:completion:)``).
+  public func consumerInfo(stream: String, name: String) async throws(NATSError) -> JetStreamConsumerInfo {
+    try await self.perform { $0.consumerInfo(stream: stream, name: name, completion: $1) }
+  }
+
   /// Reads a stream in order through an ordered consumer (``JetStreamOrderedConsumer``) that
   /// recreates itself as needed; the sequence never skips nor repeats a message.
   ///

@@ -90,6 +90,12 @@ public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
   /// writer appended first. The publisher is fenced.
   public var isWrongLastSequence: Bool { self.jetStreamErrorCode == JetStreamErrorCode.wrongLastSequence }
 
+  /// Whether a JetStream publish was refused because its `Nats-Expected-Last-Msg-Id` was not
+  /// the id of the stream's last message (err_code 10070): another writer appended first.
+  public var isWrongLastMessageID: Bool {
+    self.jetStreamErrorCode == JetStreamErrorCode.wrongLastMessageID
+  }
+
   /// Whether the outcome of the operation is unknown (it may have been applied): a timeout, or
   /// a connection lost after the request left.
   public var isOutcomeUnknown: Bool { self.code == .timedOut || self.code == .connectionLost }

@@ -41,8 +41,9 @@ extension JetStream {
   ///   - stream: The stream.
   ///   - query: Which message.
   ///   - direct: Ask any replica (`$JS.API.DIRECT.GET`; the stream needs
-  ///     ``JetStreamStreamConfiguration/allowDirect``): faster, but a follower may not have the
-  ///     latest messages yet. Otherwise the leader answers (`$JS.API.STREAM.MSG.GET`).
+  ///     ``JetStreamStreamConfiguration/allowDirect``; without it, nats-server 2.9 does not
+  ///     answer and the get times out): faster, but a follower may not have the latest
+  ///     messages yet. Otherwise the leader answers (`$JS.API.STREAM.MSG.GET`).
   ///   - completion: The message, or ``NATSError/Code/notFound``.
   public func getMessage(
     stream: String, _ query: JetStreamMessageQuery, direct: Bool = false,
@@ -71,10 +72,10 @@ extension JetStream {
       try self.connection.request(to: subject, payload: payload, timeout: self.timeout) { result in
         completion(
           result.flatMap { Self.decodeDirectMessage($0, stream: stream) }.mapError { error in
-            error.code == .noResponders
+            error.code == .noResponders || error.code == .timedOut
               ? NATSError(
-                .noResponders,
-                "no direct get for stream \(stream): it does not exist, or does not allow direct gets (allow_direct)")
+                error.code,
+                "no answer to a direct get from stream \(stream): it does not exist, or does not allow direct gets (allow_direct)")
               : error
           })
       }

@@ -63,13 +63,16 @@ public struct JetStreamConsumerConfiguration: Sendable, Equatable {
   public var replicas: Int?
   /// Keep the consumer's state in memory.
   public var memoryStorage: Bool?
+  /// Settings this type does not name, sent as they are and checked in the echo like the
+  /// others (`filter_subjects` of nats-server 2.10, which 2.9 ignores).
+  public var additionalSettings = JSONObject()
 
   /// A configuration: deliver all, acknowledge none, instantly.
   public init() {}
 
   /// The JSON the API takes.
   public var json: JSONObject {
-    var object = JSONObject()
+    var object = self.additionalSettings
     if let name { object["name"] = .string(name) }
     if let durableName { object["durable_name"] = .string(durableName) }
     if let description { object["description"] = .string(description) }
@@ -107,6 +110,8 @@ public struct JetStreamConsumerInfo: Sendable, Equatable {
   public var stream: String
   /// Messages of the stream it has yet to deliver.
   public var pending: UInt64
+  /// The server that runs it (its leader, for a replicated consumer), in a cluster.
+  public var server: String?
 
   init(_ fields: JSONFields) throws(NATSError) {
     guard let name = try fields.string("name"), let stream = try fields.string("stream_name") else {
@@ -115,6 +120,7 @@ public struct JetStreamConsumerInfo: Sendable, Equatable {
     self.name = name
     self.stream = stream
     self.pending = try fields.uint64("num_pending") ?? 0
+    self.server = try fields.object("cluster")?.string("leader")
   }
 }
 
@@ -156,6 +162,28 @@ extension JetStream {
               )
             }
             return info
+          }
+        })
+    }
+  }
+
+  /// A consumer's state.
+  ///
+  /// - Parameters:
+  ///   - stream: Its stream.
+  ///   - name: The consumer's name.
+  ///   - completion: Its info, or ``NATSError/Code/notFound``.
+  public func consumerInfo(
+    stream: String, name: String, completion: @escaping (Result<JetStreamConsumerInfo, NATSError>) -> Void
+  ) {
+    if let problem = JetStreamStreamConfiguration.nameProblem(stream) ?? JetStreamStreamConfiguration.nameProblem(name) {
+      return completion(.failure(NATSError(.invalidSubject, "no consumer info: \(problem)")))
+    }
+    self.call("CONSUMER.INFO.\(stream).\(name)", request: nil) { result in
+      completion(
+        result.flatMap { object in
+          Result { () throws(NATSError) in
+            try JetStreamConsumerInfo(JSONFields(object, context: "consumer info of \(name)"))
           }
         })
     }

@@ -1,0 +1,166 @@
+import NATS
+import NATSTestSupport
+import Testing
+import Wire
+
+/// Faults of a real 3-node JetStream cluster on loopback: the server a client is connected to
+/// killed with SIGKILL, the leader of a stream killed. Nothing acknowledged is lost; an ordered
+/// consumer sees every message once, in order.
+@Suite(
+  .serialized, .timeLimit(.minutes(10)),
+  .enabled(if: NATSServerBinary.isAvailable, Comment(rawValue: NATSServerBinary.skipReason)))
+struct ClusterTests {
+  /// Publishes until the stream acknowledges, retrying with the same message id while the
+  /// outcome is unknown (a timeout, a lost connection) or the stream has no leader: the stream
+  /// stores the message once.
+  static func publishAcknowledged(
+    _ client: NATSClient, _ payload: String, to subject: String, attempts: Collected<String>? = nil
+  ) async throws -> JetStreamPublishAck {
+    var options = JetStreamPublishOptions()
+    options.messageID = payload
+    while true {
+      do {
+        return try await client.jetStream.publish(
+          Array(payload.utf8), to: subject, options: options, timeout: .seconds(2))
+      } catch {
+        attempts?.append("\(payload): \(error)")
+        let retriable =
+          error.isOutcomeUnknown || error.code == .noResponders || error.code == .disconnected
+          || error.jetStreamErrorCode == JetStreamErrorCode.temporarilyUnavailable
+        guard retriable else { throw error }
+        try await Task.sleep(for: .milliseconds(50))
+      }
+    }
+  }
+
+  @Test func acknowledgedPublishesSurviveAKill9OfTheServerTheClientIsConnectedTo() async throws {
+    let cluster = try await NATSCluster.start()
+    let admin = try await cluster.connect()
+    var configuration = JetStreamStreamConfiguration(name: "DURABLE", subjects: ["durable.>"])
+    configuration.replicas = 3
+    _ = try await admin.jetStream.createStream(configuration)
+    _ = try await cluster.waitForStreamLeader("DURABLE", client: admin)
+
+    // The client knows n1 only; the cluster advertises n2 and n3 in INFO's connect_urls.
+    let n1 = cluster.nodes[0]
+    let client = try await NATSClient.connect(
+      {
+        var settings = try NATSConfiguration(urls: n1.url)
+        settings.reconnectWait = .milliseconds(100)
+        settings.pingInterval = .seconds(2)
+        return settings
+      }())
+    #expect(await client.connectedServer?.port == UInt16(n1.clientPort))
+    try await waitUntil("the cluster's other servers are advertised") {
+      (await client.serverInfo?.connectURLs.count ?? 0) >= 3
+    }
+    let echo = try await client.subscribe(to: "core.echo")
+
+    let total = 600
+    let acks = Collected<(Int, UInt64)>()
+    let retries = Collected<String>()
+    let publisher = Task {
+      for index in 1...total {
+        let ack = try await Self.publishAcknowledged(client, "m-\(index)", to: "durable.records", attempts: retries)
+        acks.append((index, ack.sequence))
+      }
+    }
+    try await waitUntil("150 publishes are acknowledged") { acks.count >= 150 }
+    try await n1.kill()  // kill -9 of the server the client is connected to
+    try await publisher.value
+    #expect(acks.count == total)
+    #expect(await client.statistics.reconnects >= 1)
+    #expect(await client.connectedServer?.port != UInt16(n1.clientPort))
+    #expect(!retries.values.isEmpty, "the kill went unnoticed: no publish was retried")
+
+    // Every acknowledged message is in the stream, once, at the sequence its ack gave.
+    let info = try await admin.jetStream.streamInfo("DURABLE")
+    #expect(info.state.messages == UInt64(total))
+    #expect(Set(acks.values.map(\.1)).count == total)
+    for (index, sequence) in acks.values {
+      let stored = try await admin.jetStream.getMessage(stream: "DURABLE", .sequence(sequence))
+      #expect(String(decoding: stored.payload, as: UTF8.self) == "m-\(index)")
+    }
+    // The core subscription was renewed on the new server.
+    try await client.publish(Array("still here".utf8), to: "core.echo")
+    var iterator = echo.makeAsyncIterator()
+    #expect(try await iterator.next()?.text == "still here")
+    await client.close()
+    await admin.close()
+    await cluster.stop()
+  }
+
+  /// The server the ordered consumer currently runs on.
+  private func waitForConsumerHost(_ client: NATSClient, names: Collected<String>) async throws -> String {
+    var host: String?
+    try await waitUntil("the consumer's server is known") {
+      guard let name = names.values.last else { return false }
+      host = try? await client.jetStream.consumerInfo(stream: "FOLLOW", name: name).server
+      return host != nil
+    }
+    return host!
+  }
+
+  @Test func anOrderedConsumerDeliversEveryMessageOnceInOrderAcrossKillsOfTheLeaderAndOfItsServer()
+    async throws
+  {
+    let cluster = try await NATSCluster.start()
+    let admin = try await cluster.connect()
+    var configuration = JetStreamStreamConfiguration(name: "FOLLOW", subjects: ["follow.>"])
+    configuration.replicas = 3
+    _ = try await admin.jetStream.createStream(configuration)
+    let leader = try await cluster.waitForStreamLeader("FOLLOW", client: admin)
+    await admin.close()
+    // Both clients on servers that survive; the consumer may live on the leader.
+    let survivors = cluster.nodes.filter { $0.name != leader }.map(\.url).joined(separator: ",")
+    func connect() async throws -> NATSClient {
+      var settings = try NATSConfiguration(urls: survivors)
+      settings.reconnectWait = .milliseconds(100)
+      settings.pingInterval = .seconds(2)
+      return try await NATSClient.connect(settings)
+    }
+    let producer = try await connect()
+    let follower = try await connect()
+
+    let total = 600
+    let publisher = Task {
+      for index in 1...total {
+        _ = try await Self.publishAcknowledged(producer, "m-\(index)", to: "follow.records")
+      }
+    }
+    let consumers = Collected<String>()
+    let resets = Collected<String>()
+    let messages = await follower.jetStream.orderedMessages(
+      stream: "FOLLOW", heartbeat: .seconds(1),
+      onEvent: { event in
+        switch event {
+        case .created(let name, _): consumers.append(name)
+        case .resetting(let reason): resets.append(reason)
+        case .createFailed: break
+        }
+      })
+    var received: [JetStreamMessage] = []
+    var iterator = messages.makeAsyncIterator()
+    while received.count < 100, let message = await iterator.next() { received.append(message) }
+    // 1. kill -9 of the stream's leader, which is then restarted from its store.
+    let killedLeader = cluster.node(named: leader)!
+    try await killedLeader.kill()
+    while received.count < 200, let message = await iterator.next() { received.append(message) }
+    try killedLeader.start()
+    #expect(try await killedLeader.waitUntilReady())
+    _ = try await cluster.waitForStreamLeader("FOLLOW", client: producer)
+    // 2. kill -9 of the server running the consumer: it must recreate itself from the next
+    //    sequence.
+    let host = try await waitForConsumerHost(follower, names: consumers)
+    try await cluster.node(named: host)!.kill()
+    try await publisher.value
+    while received.count < total, let message = await iterator.next() { received.append(message) }
+
+    #expect(received.map(\.streamSequence) == (1...UInt64(total)).map { $0 })
+    #expect(received.map { String(decoding: $0.payload, as: UTF8.self) } == (1...total).map { "m-\($0)" })
+    #expect(!resets.values.isEmpty, "the consumer's server died and it was not recreated")
+    await producer.close()
+    await follower.close()
+    await cluster.stop()
+  }
+}
