@@ -78,6 +78,11 @@ public actor NATSClient {
   ///
   /// - Throws: ``NATSError`` when it cannot be (the connection is then closed).
   public func start() async throws(NATSError) {
+    switch self.connection.status {
+    case .idle: break
+    case .closed: throw NATSError(.closed, "the NATS connection was closed; make a new client")
+    default: return  // already started
+    }
     let continuation = self.eventContinuation
     let connection = self.connection
     let result: Result<Void, NATSError> = await withCheckedContinuation { waiter in
