@@ -70,6 +70,7 @@ let package = Package(
       name: "ArchitectureBenchmarks", dependencies: ["Architecture"],
     ),
     .executableTarget(name: "WireBenchmarks", dependencies: ["Wire"]),
+    .executableTarget(name: "NATSBenchmarks", dependencies: ["NATS", "NATSTestSupport", "Wire"]),
     .executableTarget(
       name: "DurabilityBenchmarks", dependencies: ["Hosting", "Examples", "Wire", "Architecture"]),
     .testTarget(name: "ArchitectureTests", dependencies: ["Architecture"]),
