@@ -81,11 +81,9 @@ import Wire
   @Test func readsTheSameOperationsWhateverTheChunks() {
     // Split in two at every position, and fed one byte at a time.
     for cut in 0...Self.session.count {
-      var parser = NATSProtocolParser()
-      var operations: [NATSServerOperation] = []
-      Self.session[..<cut].withUnsafeBytes { try! parser.parse($0, into: &operations) }
-      Self.session[cut...].withUnsafeBytes { try! parser.parse($0, into: &operations) }
-      #expect(operations == Self.expected, "cut at \(cut)")
+      let result = self.parse(Self.session, chunks: [cut == 0 ? Self.session.count : cut, Self.session.count])
+      #expect(result.error == nil, "cut at \(cut)")
+      #expect(result.operations == Self.expected, "cut at \(cut)")
     }
     #expect(self.parse(Self.session, chunks: [1]).operations == Self.expected)
     #expect(self.parse(Self.session, chunks: [3, 1, 7, 2]).operations == Self.expected)
