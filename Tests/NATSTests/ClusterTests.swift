@@ -18,6 +18,9 @@ struct ClusterTests {
   ) async throws -> JetStreamPublishAck {
     var options = JetStreamPublishOptions()
     options.messageID = payload
+    // A bound far above any election here, so that a client that cannot reach the stream
+    // fails the test instead of hanging it.
+    let deadline = ContinuousClock.now + .seconds(120)
     while true {
       do {
         return try await client.jetStream.publish(
@@ -27,9 +30,24 @@ struct ClusterTests {
         let retriable =
           error.isOutcomeUnknown || error.code == .noResponders || error.code == .disconnected
           || error.jetStreamErrorCode == JetStreamErrorCode.temporarilyUnavailable
-        guard retriable else { throw error }
+        guard retriable, ContinuousClock.now < deadline else {
+          throw HarnessError("\(payload) was not acknowledged within 120 s; the last error: \(error)")
+        }
         try await Task.sleep(for: .milliseconds(50))
       }
+    }
+  }
+
+  /// Runs `body` in a task that the test's cancellation (its time limit) cancels too.
+  static func background<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
+    Task { try await body() }
+  }
+
+  static func value<T: Sendable>(of task: Task<T, any Error>) async throws -> T {
+    try await withTaskCancellationHandler {
+      try await task.value
+    } onCancel: {
+      task.cancel()
     }
   }
 
@@ -59,7 +77,7 @@ struct ClusterTests {
     let total = 600
     let acks = Collected<(Int, UInt64)>()
     let retries = Collected<String>()
-    let publisher = Task {
+    let publisher = Self.background {
       for index in 1...total {
         let ack = try await Self.publishAcknowledged(client, "m-\(index)", to: "durable.records", attempts: retries)
         acks.append((index, ack.sequence))
@@ -67,7 +85,7 @@ struct ClusterTests {
     }
     try await waitUntil("150 publishes are acknowledged") { acks.count >= 150 }
     try await n1.kill()  // kill -9 of the server the client is connected to
-    try await publisher.value
+    try await Self.value(of: publisher)
     #expect(acks.count == total)
     #expect(await client.statistics.reconnects >= 1)
     #expect(await client.connectedServer?.port != UInt16(n1.clientPort))
@@ -123,7 +141,7 @@ struct ClusterTests {
     let follower = try await connect()
 
     let total = 600
-    let publisher = Task {
+    let publisher = Self.background {
       for index in 1...total {
         _ = try await Self.publishAcknowledged(producer, "m-\(index)", to: "follow.records")
       }
@@ -139,13 +157,16 @@ struct ClusterTests {
         case .createFailed: break
         }
       })
-    var received: [JetStreamMessage] = []
-    var iterator = messages.makeAsyncIterator()
-    while received.count < 100, let message = await iterator.next() { received.append(message) }
+    // Read in the background, so that every wait below has its bound.
+    let collected = Collected<JetStreamMessage>()
+    let reader = Self.background {
+      for await message in messages { collected.append(message) }
+    }
+    try await waitUntil("100 messages are read") { collected.count >= 100 }
     // 1. kill -9 of the stream's leader, which is then restarted from its store.
     let killedLeader = cluster.node(named: leader)!
     try await killedLeader.kill()
-    while received.count < 200, let message = await iterator.next() { received.append(message) }
+    try await waitUntil("200 messages are read", timeout: 120) { collected.count >= 200 }
     try killedLeader.start()
     #expect(try await killedLeader.waitUntilReady())
     _ = try await cluster.waitForStreamLeader("FOLLOW", client: producer)
@@ -153,8 +174,10 @@ struct ClusterTests {
     //    sequence.
     let host = try await waitForConsumerHost(follower, names: consumers)
     try await cluster.node(named: host)!.kill()
-    try await publisher.value
-    while received.count < total, let message = await iterator.next() { received.append(message) }
+    try await Self.value(of: publisher)
+    try await waitUntil("every message is read", timeout: 120) { collected.count >= total }
+    reader.cancel()
+    let received = collected.values
 
     #expect(received.map(\.streamSequence) == (1...UInt64(total)).map { $0 })
     #expect(received.map { String(decoding: $0.payload, as: UTF8.self) } == (1...total).map { "m-\($0)" })
