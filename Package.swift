@@ -71,6 +71,9 @@ let package = Package(
     ),
     .executableTarget(name: "WireBenchmarks", dependencies: ["Wire"]),
     .executableTarget(name: "NATSBenchmarks", dependencies: ["NATS", "NATSTestSupport", "Wire"]),
+    // A stateful protocol fuzzer: many adversarial clients against a running storehost
+    // (Fuzz/run-protocol.sh).
+    .executableTarget(name: "ProtocolFuzz", dependencies: ["Wire"]),
     .executableTarget(
       name: "DurabilityBenchmarks", dependencies: ["Hosting", "Examples", "Wire", "Architecture"]),
     .testTarget(name: "ArchitectureTests", dependencies: ["Architecture"]),

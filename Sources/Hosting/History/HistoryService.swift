@@ -108,9 +108,10 @@ struct HistoryService<State: Sendable, Action: Sendable> {
   /// - Returns: Whether `sub` was a tail.
   @usableFromInline
   func unsubscribe(_ session: Session<State, Action>, id: Int64, sub: Int64) -> Bool {
-    guard let index = session.tails.firstIndex(where: { $0.id == sub }) else { return false }
+    guard session.tails.contains(where: { $0.id == sub }) else { return false }
     self.pushes.releaseHeldReplies(session)
-    session.tails.remove(at: index)
+    // Found again, not by an index kept across the release: nothing is held across a call.
+    session.tails.removeAll { $0.id == sub }
     self.log.tailCount -= 1
     self.output.reply(session, .ok(id: id))
     return true

@@ -78,6 +78,9 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   private var pollSet: [PollDescriptor] = []
   private var pollOwners: [(any EventSource)?] = []
   private var pendingFlush: [UnixConnection] = []
+  /// Connection events that happened during a call into the connection (a send that failed,
+  /// a close, a drain), delivered by the loop once that call has returned: see ``settle()``.
+  private var pendingEvents: [() -> Void] = []
   private var timers: [LoopTimer] = []
   private var nextTimerID: UInt64 = 0
   private var spareQueue: [Work] = []
@@ -285,6 +288,12 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
     self.pendingFlush.append(connection)
   }
 
+  /// Delivers a connection's event from the loop itself, after the code that caused it has
+  /// returned: a callback never runs inside a call into its connection (``settle()``).
+  func deliverLater(_ event: @escaping () -> Void) {
+    self.pendingEvents.append(event)
+  }
+
   func assertInEventLoop(_ file: StaticString = #fileID, line: UInt = #line) {
     assert(
       self.inEventLoop, "called off the thread of event loop '\(self.name)'", file: file, line: line
@@ -333,6 +342,8 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   }
 
   private func pollTimeout() -> Int32 {
+    // Events still to deliver: look at the sockets without sleeping, then deliver them.
+    if !self.pendingEvents.isEmpty || !self.pendingFlush.isEmpty { return 0 }
     guard let deadline = self.timers.map(\.deadline).min() else { return -1 }
     let remaining = ContinuousClock.now.duration(to: deadline)
     guard remaining > .zero else { return 0 }
@@ -351,15 +362,17 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
       self.runDueTimers()
       let lifecycle = self.runQueuedWork()
       self.flushPendingWrites()
+      self.settle()
 
       if lifecycle == .shuttingDown {
         if closingSources {
           closingSources = false
           for source in self.sources.reversed() { source.close() }
           self.flushPendingWrites()
+          self.settle()
         }
         let stopped = self.shared.withLock { state -> Bool in
-          guard state.queue.isEmpty else { return false }
+          guard state.queue.isEmpty, self.pendingEvents.isEmpty else { return false }
           state.lifecycle = .stopped
           return true
         }
@@ -426,10 +439,29 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
     while index < self.pendingFlush.count {
       // Skips connections flushed early, by `flush()`.
       let connection = self.pendingFlush[index]
-      if connection.flushScheduled { connection.flushScheduledWrites() }
+      if connection.flushScheduled { connection.flushScheduledWrites(fromLoop: true) }
       index += 1
     }
     self.pendingFlush.removeAll(keepingCapacity: true)
+  }
+
+  /// Delivers the connection events that happened inside calls into connections — a send
+  /// that failed (what the peer sent before leaving is read, then the connection closes), an
+  /// ``UnixConnection/onClose`` after ``UnixConnection/close()``, an
+  /// ``UnixConnection/onWritable`` after an early ``UnixConnection/flush()`` drained the
+  /// socket — then sends what they wrote.
+  ///
+  /// This is what makes the callbacks safe to write: they run from the loop, with nothing of
+  /// the program's on the stack, so code walking its sessions, tails or subscriptions can
+  /// write, flush and close without being re-entered by a read or a close in the middle of its
+  /// walk. Events delivered here that cause others (a close that flushes another connection)
+  /// wait for the next round, which runs before the loop sleeps.
+  private func settle() {
+    guard !self.pendingEvents.isEmpty else { return }
+    var events: [() -> Void] = []
+    swap(&events, &self.pendingEvents)
+    for event in events { event() }
+    self.flushPendingWrites()
   }
 
   private func buildPollSet() {

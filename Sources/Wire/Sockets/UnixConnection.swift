@@ -19,6 +19,14 @@
 /// (`EPIPE`/`ECONNRESET` become ``SocketError/Code/disconnected``; `SIGPIPE` is never raised).
 /// At end of input the connection calls ``onEOF`` if set — the peer may have only half-closed
 /// and still wait for replies — and otherwise closes itself.
+///
+/// **Callbacks never run inside a call into the connection.** ``onRead`` and ``onEOF`` run
+/// only from the loop's dispatch of this connection's events; ``onClose``, and ``onWritable``
+/// after an early ``flush()``, are delivered by the loop once the code that caused them has
+/// returned. A send that fails (the peer left) does not read or close on the spot: it drops
+/// what was queued, and the loop then delivers what the peer sent before leaving and closes
+/// with the error. So the owner's code may write, flush and close while it walks its own
+/// collections without being re-entered in the middle of the walk.
 public final class UnixConnection: EventSource {
   /// The loop this connection belongs to.
   public let loop: EventLoop
@@ -67,6 +75,9 @@ public final class UnixConnection: EventSource {
   @exclusivity(unchecked) private var connecting = false
   /// The peer hung up while reading was disabled: stop polling until reading resumes.
   @exclusivity(unchecked) private var hangUpSeen = false
+  /// A send failed: the peer is gone. Nothing more is written; the loop delivers what is left
+  /// to read, then closes with this error (``finishFailedSend()``).
+  private var sendFailure: SocketError?
   var sourceIndex = -1
 
   /// At most this many full reads per readiness event, for fairness between connections.
@@ -149,7 +160,7 @@ public final class UnixConnection: EventSource {
   ///
   /// - Parameter bytes: The bytes to send, copied into the outbound buffer.
   public func write(_ bytes: UnsafeRawBufferPointer) {
-    guard self.isOpen, !bytes.isEmpty else { return }
+    guard self.isWritable, !bytes.isEmpty else { return }
     self.outbound.append(contentsOf: bytes)
     self.scheduleFlush()
   }
@@ -175,7 +186,7 @@ public final class UnixConnection: EventSource {
   public func withOutboundBuffer<R, E: Error>(
     _ body: (inout [UInt8]) throws(E) -> R
   ) throws(E) -> R {
-    guard self.isOpen else {
+    guard self.isWritable else {
       var scratch: [UInt8] = []
       return try body(&scratch)
     }
@@ -186,9 +197,15 @@ public final class UnixConnection: EventSource {
 
   /// Sends queued bytes now instead of at the end of the iteration, as far as the socket
   /// accepts them without blocking.
+  ///
+  /// Calls no callback: if the send fails, or drains a socket that was full, the loop tells
+  /// ``onClose`` or ``onWritable`` after the caller has returned.
   public func flush() {
-    if self.outboundBytes > 0 { self.flushScheduledWrites() }
+    if self.outboundBytes > 0 { self.flushScheduledWrites(fromLoop: false) }
   }
+
+  /// Open, and no send has failed: bytes written now may still reach the peer.
+  private var isWritable: Bool { self.isOpen && self.sendFailure == nil }
 
   private func scheduleFlush() {
     guard !self.flushScheduled, !self.waitingForWritable else { return }
@@ -197,9 +214,13 @@ public final class UnixConnection: EventSource {
   }
 
   /// Sends the outbound buffer until it is empty or the socket is full.
-  func flushScheduledWrites() {
+  ///
+  /// - Parameter fromLoop: Called by the loop itself (its end-of-iteration flush, or POLLOUT),
+  ///   with none of the owner's code on the stack: ``onWritable`` may run at once. Otherwise it
+  ///   is delivered later, like everything a failed send causes.
+  func flushScheduledWrites(fromLoop: Bool) {
     self.flushScheduled = false
-    guard self.isOpen, !self.connecting else { return }
+    guard self.isWritable, !self.connecting else { return }
     let wasWaiting = self.waitingForWritable
     while self.outboundBytes > 0 {
       let result = self.outbound.withUnsafeBytes {
@@ -224,10 +245,14 @@ public final class UnixConnection: EventSource {
         return
       case .failed(let code):
         self.loop.countSend(0)
-        // The peer is gone, but what it sent before leaving (a `bye`, an `error`) may still
-        // be unread: deliver it before reporting the failure.
-        if self.isReadingEnabled && !self.isInputClosed { self.readAvailable() }
-        self.close(error: .system(code, "send"))
+        // The peer is gone. What it sent before leaving (a `bye`, an `error`) may still be
+        // unread: the loop delivers it, then closes — not here, where the caller may be in the
+        // middle of a walk that a read or a close must not change under it.
+        self.sendFailure = .system(code, "send")
+        self.outbound = []
+        self.outboundStart = 0
+        self.waitingForWritable = false
+        self.loop.deliverLater { [self] in self.finishFailedSend() }
         return
       }
     }
@@ -238,7 +263,21 @@ public final class UnixConnection: EventSource {
     }
     self.outboundStart = 0
     self.waitingForWritable = false
-    if wasWaiting { self.onWritable?() }
+    if wasWaiting {
+      if fromLoop {
+        self.onWritable?()
+      } else {
+        self.loop.deliverLater { [self] in if self.isOpen { self.onWritable?() } }
+      }
+    }
+  }
+
+  /// After a failed send, from the loop: delivers what the peer sent before leaving (unless
+  /// reading is paused), then closes with the send's error.
+  private func finishFailedSend() {
+    guard self.isOpen, let failure = self.sendFailure else { return }
+    if self.isReadingEnabled && !self.isInputClosed { self.readAvailable() }
+    self.close(error: failure)
   }
 
   /// Drops sent bytes once they are at least half the buffer (amortized linear).
@@ -261,9 +300,10 @@ public final class UnixConnection: EventSource {
     guard self.isOpen else { return }
     if error == nil && self.outboundBytes > 0 && !self.connecting {
       self.waitingForWritable = false
-      self.flushScheduledWrites()
-      guard self.isOpen else { return }  // the flush failed and closed with its error
+      self.flushScheduledWrites(fromLoop: false)
     }
+    // A send that failed, now or before, is why the connection ends.
+    let error = error ?? self.sendFailure
     self.isOpen = false
     self.loop.deregister(self)
     Posix.close(self.fileDescriptor)
@@ -275,7 +315,8 @@ public final class UnixConnection: EventSource {
     self.onEOF = nil
     self.onWritable = nil
     self.onClose = nil
-    onClose?(error)
+    // From the loop, after the caller (perhaps walking what `onClose` changes) has returned.
+    if let onClose { self.loop.deliverLater { onClose(error) } }
   }
 
   // MARK: - Events
@@ -303,7 +344,7 @@ public final class UnixConnection: EventSource {
       }
       self.connecting = false
       self.waitingForWritable = false
-      self.flushScheduledWrites()
+      self.flushScheduledWrites(fromLoop: true)
       return
     }
     let hangUp = revents & (Posix.pollHup | Posix.pollErr) != 0
@@ -313,7 +354,7 @@ public final class UnixConnection: EventSource {
       self.hangUpSeen = true
     }
     if self.isOpen && self.waitingForWritable && revents & (Posix.pollOut | Posix.pollErr) != 0 {
-      self.flushScheduledWrites()
+      self.flushScheduledWrites(fromLoop: true)
     }
   }
 
