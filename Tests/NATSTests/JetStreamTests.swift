@@ -291,6 +291,28 @@ struct JetStreamTests {
     await server.stop()
   }
 
+  @Test func aPurgeRemovesTheRecordsASnapshotCoversAndLeavesTheLastSequenceForFencing() async throws {
+    let server = try await NATSCluster.start(size: 1)
+    let client = try await server.connect()
+    let jetStream = client.jetStream
+    _ = try await jetStream.createStream(.init(name: "APP", subjects: ["app.>"]))
+    for index in 1...6 { _ = try await jetStream.publish([UInt8(index)], to: "app.records") }
+    _ = try await jetStream.publish([0], to: "app.snapshot")  // covers records 1...4, say
+    for index in 8...9 { _ = try await jetStream.publish([UInt8(index)], to: "app.records") }
+    #expect(try await jetStream.purgeStream("APP", subject: "app.records", below: 5) == 4)
+    let info = try await jetStream.streamInfo("APP")
+    #expect(info.state.messages == 5)  // records 5, 6, 8, 9 and the snapshot
+    #expect(info.state.firstSequence == 5)
+    #expect(info.state.lastSequence == 9)
+    var options = JetStreamPublishOptions()
+    options.expectedLastSequence = 9
+    #expect(try await jetStream.publish([10], to: "app.records", options: options).sequence == 10)
+    #expect(try await jetStream.purgeStream("APP", subject: "app.records", keep: 1) == 4)
+    #expect(try await jetStream.getMessage(stream: "APP", .lastBySubject("app.snapshot")).sequence == 7)
+    await client.close()
+    await server.stop()
+  }
+
   @Test func aJetStreamPublishOverMaxPayloadIsRefusedBeforeAnythingIsSent() async throws {
     let server = try await NATSCluster.start(size: 1, configuration: "max_payload: 2048")
     let client = try await server.connect()

@@ -46,6 +46,13 @@ public struct JetStreamClient: Sendable {
     try await self.perform { $0.deleteStream(name, completion: $1) }
   }
 
+  /// Removes messages from a stream (see ``JetStream/purgeStream(_:subject:below:keep:completion:)``).
+  public func purgeStream(
+    _ name: String, subject: String? = nil, below sequence: UInt64? = nil, keep: UInt64? = nil
+  ) async throws(NATSError) -> UInt64 {
+    try await self.perform { $0.purgeStream(name, subject: subject, below: sequence, keep: keep, completion: $1) }
+  }
+
   /// Calls an API endpoint (see ``JetStream/call(_:request:timeout:completion:)``).
   public func call(_ endpoint: String, request: JSON?) async throws(NATSError) -> JSONObject {
     try await self.perform { $0.call(endpoint, request: request, completion: $1) }

@@ -183,6 +183,41 @@ public final class JetStream {
     }
   }
 
+  /// Removes messages from a stream: all of them, those on `subject`, those below `sequence`,
+  /// or all but the last `keep` — the way a journal drops the records a snapshot covers. The
+  /// stream's last sequence does not change (expected-sequence fencing is unaffected).
+  ///
+  /// - Parameters:
+  ///   - name: The stream.
+  ///   - subject: Only messages on this subject (wildcards allowed).
+  ///   - sequence: Only messages with a lower sequence ("up to, not including").
+  ///   - keep: Keep this many of the most recent (matching) messages.
+  ///   - completion: How many messages were removed.
+  public func purgeStream(
+    _ name: String, subject: String? = nil, below sequence: UInt64? = nil, keep: UInt64? = nil,
+    completion: @escaping (Result<UInt64, NATSError>) -> Void
+  ) {
+    if let problem = JetStreamStreamConfiguration.nameProblem(name) {
+      return completion(.failure(NATSError(.invalidSubject, "cannot purge the stream: \(problem)")))
+    }
+    var request = JSONObject()
+    if let subject { request["filter"] = .string(subject) }
+    if let sequence { request["seq"] = .int(Int64(clamping: sequence)) }
+    if let keep { request["keep"] = .int(Int64(clamping: keep)) }
+    self.call("STREAM.PURGE.\(name)", request: request.isEmpty ? nil : .object(request)) { result in
+      completion(
+        result.flatMap { object in
+          Result { () throws(NATSError) in
+            let fields = JSONFields(object, context: "purge of \(name)")
+            guard try fields.bool("success") == true else {
+              throw NATSError(.invalidResponse, "the purge of stream \(name) did not report success")
+            }
+            return try fields.uint64("purged") ?? 0
+          }
+        })
+    }
+  }
+
   /// Deletes a stream and its messages.
   ///
   /// - Parameters:
