@@ -170,6 +170,18 @@ func measureAsync(_ client: NATSClient, subject: String, size: Int, count: Int) 
   return Outcome(latencies: latencies, elapsed: started.duration(to: .now), count: count)
 }
 
+/// This process's CPU time so far (user and system), in microseconds.
+func processCPU() -> Double {
+  var usage = rusage()
+  #if canImport(Glibc)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+  #else
+    getrusage(RUSAGE_SELF, &usage)
+  #endif
+  return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e6
+    + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+}
+
 func microseconds(_ duration: Duration) -> String {
   let (seconds, attoseconds) = duration.components
   return String(format: "%.0f", Double(seconds) * 1e6 + Double(attoseconds) / 1e12)
@@ -189,7 +201,7 @@ do {
     _ = try await admin.jetStream.createStream(configuration)
   }
   print("")
-  print("stream  mode                               p50 µs  p99 µs     msgs/s")
+  print("stream  mode                               p50 µs  p99 µs     msgs/s  client CPU µs/msg")
   for (stream, replicas) in [("BENCH1", 1), ("BENCH3", 3)] {
     let leader = try await cluster.waitForStreamLeader(stream, client: admin)
     let client = try await NATSClient.connect(try NATSConfiguration(urls: cluster.node(named: leader)!.url))
@@ -212,9 +224,14 @@ do {
     var p50: [String: [Double]] = [:]
     var p99: [String: [Double]] = [:]
     var rates: [String: [Double]] = [:]
+    var cpu: [String: [Double]] = [:]
     for _ in 0..<options.runs {
       for (label, body) in cases {
+        let cpuBefore = processCPU()
         let outcome = try await body()
+        // This process's CPU time per message: the client's cost alone (the servers are
+        // other processes).
+        cpu[label, default: []].append((processCPU() - cpuBefore) / Double(outcome.count))
         p50[label, default: []].append(Double(microseconds(outcome.percentile(0.5)))!)
         p99[label, default: []].append(Double(microseconds(outcome.percentile(0.99)))!)
         rates[label, default: []].append(outcome.rate)
@@ -222,7 +239,7 @@ do {
     }
     for (label, _) in cases {
       print(
-        "R\(replicas)      \(label.padding(toLength: 33, withPad: " ", startingAt: 0))\(String(format: "%7.0f %7.0f %10.0f", median(p50[label]!), median(p99[label]!), median(rates[label]!)))")
+        "R\(replicas)      \(label.padding(toLength: 33, withPad: " ", startingAt: 0))\(String(format: "%7.0f %7.0f %10.0f %18.1f", median(p50[label]!), median(p99[label]!), median(rates[label]!), median(cpu[label]!)))")
     }
     let floorLatency = median(p50["1 in flight, raw socket (floor)"]!)
     let floorRate = median(rates["64 in flight, raw socket (floor)"]!)
