@@ -21,6 +21,9 @@ public final class NATSCluster: Sendable {
   public let nodes: [NATSServerProcess]
   /// The directory holding every node's files.
   public let directory: String
+  /// The event loop of the clients ``connect(loop:_:)`` makes: the cluster's own, so that
+  /// other tests' use of `EventLoop.shared` never delays these clients. Shut down by ``stop()``.
+  public let loop: EventLoop
 
   /// The nodes' client URLs, comma-separated (what `--replicate` takes).
   public var urls: String { self.nodes.map(\.url).joined(separator: ",") }
@@ -28,6 +31,7 @@ public final class NATSCluster: Sendable {
   private init(nodes: [NATSServerProcess], directory: String) {
     self.nodes = nodes
     self.directory = directory
+    self.loop = EventLoop(name: "nats-test")
   }
 
   /// The node with this server name.
@@ -104,17 +108,19 @@ public final class NATSCluster: Sendable {
   /// never giving up on a server.
   ///
   /// - Parameters:
-  ///   - loop: The loop to drive it.
+  ///   - urls: The servers (all the cluster's unless given).
+  ///   - loop: The loop to drive it (the cluster's ``loop`` unless given).
   ///   - adjust: Changes to the configuration.
   public func connect(
-    loop: EventLoop = .shared, _ adjust: (inout NATSConfiguration) -> Void = { _ in }
+    urls: String? = nil, loop: EventLoop? = nil, _ adjust: (inout NATSConfiguration) -> Void = { _ in }
   ) async throws -> NATSClient {
-    var configuration = try NATSConfiguration(urls: self.urls)
+    var configuration = try NATSConfiguration(urls: urls ?? self.urls)
     configuration.reconnectWait = .milliseconds(100)
     configuration.pingInterval = .seconds(2)
-    configuration.requestTimeout = .seconds(10)
+    // Generous: a loaded machine may hold a reply for seconds, and no test waits for a timeout.
+    configuration.requestTimeout = .seconds(30)
     adjust(&configuration)
-    return try await NATSClient.connect(configuration, loop: loop)
+    return try await NATSClient.connect(configuration, loop: loop ?? self.loop)
   }
 
   /// Waits until JetStream answers `$JS.API.INFO` without error: the cluster has elected its
@@ -178,9 +184,19 @@ public final class NATSCluster: Sendable {
     return leader!
   }
 
-  /// Kills every node (SIGKILL, by process id) and removes the directory.
+  /// Kills every node (SIGKILL, by process id), removes the directory and shuts the clients'
+  /// loop down (closing what is still connected on it).
   public func stop() async {
     for node in self.nodes { try? await node.kill(SIGKILL) }
     try? FileManager.default.removeItem(atPath: self.directory)
+    let loop = self.loop
+    // The join waits for the loop's thread to exit: done on a thread of its own, not on the
+    // cooperative pool.
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      Thread.detachNewThread {
+        loop.shutdownGracefully()
+        done.resume()
+      }
+    }
   }
 }

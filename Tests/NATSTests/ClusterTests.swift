@@ -20,18 +20,18 @@ struct ClusterTests {
     options.messageID = payload
     // A bound far above any election here, so that a client that cannot reach the stream
     // fails the test instead of hanging it.
-    let deadline = ContinuousClock.now + .seconds(120)
+    let deadline = ContinuousClock.now + .seconds(240)
     while true {
       do {
         return try await client.jetStream.publish(
-          Array(payload.utf8), to: subject, options: options, timeout: .seconds(2))
+          Array(payload.utf8), to: subject, options: options, timeout: .seconds(5))
       } catch {
         attempts?.append("\(payload): \(error)")
         let retriable =
           error.isOutcomeUnknown || error.code == .noResponders || error.code == .disconnected
           || error.jetStreamErrorCode == JetStreamErrorCode.temporarilyUnavailable
         guard retriable, ContinuousClock.now < deadline else {
-          throw HarnessError("\(payload) was not acknowledged within 120 s; the last error: \(error)")
+          throw HarnessError("\(payload) was not acknowledged within 240 s; the last error: \(error)")
         }
         try await Task.sleep(for: .milliseconds(50))
       }
@@ -61,13 +61,7 @@ struct ClusterTests {
 
     // The client knows n1 only; the cluster advertises n2 and n3 in INFO's connect_urls.
     let n1 = cluster.nodes[0]
-    let client = try await NATSClient.connect(
-      {
-        var settings = try NATSConfiguration(urls: n1.url)
-        settings.reconnectWait = .milliseconds(100)
-        settings.pingInterval = .seconds(2)
-        return settings
-      }())
+    let client = try await cluster.connect(urls: n1.url)
     #expect(await client.connectedServer?.port == UInt16(n1.clientPort))
     try await waitUntil("the cluster's other servers are advertised") {
       (await client.serverInfo?.connectURLs.count ?? 0) >= 3
@@ -83,7 +77,11 @@ struct ClusterTests {
         acks.append((index, ack.sequence))
       }
     }
-    try await waitUntil("150 publishes are acknowledged") { acks.count >= 150 }
+    do {
+      try await waitUntil("150 publishes are acknowledged", timeout: 240) { acks.count >= 150 }
+    } catch {
+      throw HarnessError("\(error): \(acks.count) acknowledged; the last retries: \(retries.values.suffix(5))")
+    }
     try await n1.kill()  // kill -9 of the server the client is connected to
     try await Self.value(of: publisher)
     #expect(acks.count == total)
@@ -131,14 +129,8 @@ struct ClusterTests {
     await admin.close()
     // Both clients on servers that survive; the consumer may live on the leader.
     let survivors = cluster.nodes.filter { $0.name != leader }.map(\.url).joined(separator: ",")
-    func connect() async throws -> NATSClient {
-      var settings = try NATSConfiguration(urls: survivors)
-      settings.reconnectWait = .milliseconds(100)
-      settings.pingInterval = .seconds(2)
-      return try await NATSClient.connect(settings)
-    }
-    let producer = try await connect()
-    let follower = try await connect()
+    let producer = try await cluster.connect(urls: survivors)
+    let follower = try await cluster.connect(urls: survivors)
 
     let total = 600
     let publisher = Self.background {
@@ -162,11 +154,11 @@ struct ClusterTests {
     let reader = Self.background {
       for await message in messages { collected.append(message) }
     }
-    try await waitUntil("100 messages are read") { collected.count >= 100 }
+    try await waitUntil("100 messages are read", timeout: 240) { collected.count >= 100 }
     // 1. kill -9 of the stream's leader, which is then restarted from its store.
     let killedLeader = cluster.node(named: leader)!
     try await killedLeader.kill()
-    try await waitUntil("200 messages are read", timeout: 120) { collected.count >= 200 }
+    try await waitUntil("200 messages are read", timeout: 240) { collected.count >= 200 }
     try killedLeader.start()
     #expect(try await killedLeader.waitUntilReady())
     _ = try await cluster.waitForStreamLeader("FOLLOW", client: producer)
@@ -175,7 +167,7 @@ struct ClusterTests {
     let host = try await waitForConsumerHost(follower, names: consumers)
     try await cluster.node(named: host)!.kill()
     try await Self.value(of: publisher)
-    try await waitUntil("every message is read", timeout: 120) { collected.count >= total }
+    try await waitUntil("every message is read", timeout: 240) { collected.count >= total }
     reader.cancel()
     let received = collected.values
 
