@@ -21,7 +21,7 @@ public final class NATSCluster: Sendable {
   public let nodes: [NATSServerProcess]
   /// The directory holding every node's files.
   public let directory: String
-  /// The event loop of the clients ``connect(loop:_:)`` makes: the cluster's own, so that
+  /// The event loop of the clients ``connect(urls:loop:_:)`` makes: the cluster's own, so that
   /// other tests' use of `EventLoop.shared` never delays these clients. Shut down by ``stop()``.
   public let loop: EventLoop
 

@@ -51,6 +51,8 @@ extension Posix {
     while let current = entry {
       let info = current.pointee
       if let address = info.ai_addr, info.ai_family == AF_INET || info.ai_family == AF_INET6 {
+        // `ai_addr` points at `ai_addrlen` bytes owned by the list, which is freed only when
+        // this function returns (the `defer` above): the bytes are copied out before then.
         let bytes = UnsafeRawBufferPointer(start: address, count: Int(info.ai_addrlen))
         let element = (family: info.ai_family, bytes: Array(bytes))
         if !addresses.contains(where: { $0.bytes == element.bytes }) { addresses.append(element) }
@@ -65,6 +67,9 @@ extension Posix {
     var storage = sockaddr_storage()
     withUnsafeMutableBytes(of: &storage) { $0.copyBytes(from: bytes.prefix($0.count)) }
     var text = [CChar](repeating: 0, count: 64)
+    // `sockaddr_storage` is large and aligned enough for any socket address, so viewing it as
+    // a `sockaddr_in`/`sockaddr_in6` inside the closures is valid; `inet_ntop` writes at most
+    // `text.count` bytes (64: more than INET6_ADDRSTRLEN) and NUL-terminates what it writes.
     let written: UnsafePointer<CChar>? = withUnsafePointer(to: &storage) { pointer in
       if family == AF_INET6 {
         return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
@@ -99,15 +104,19 @@ extension Posix {
   static func connectTCP(_ fd: Int32, bytes: [UInt8]) -> Int32 {
     var storage = sockaddr_storage()
     withUnsafeMutableBytes(of: &storage) { $0.copyBytes(from: bytes.prefix($0.count)) }
-    while true {
-      let result = withUnsafePointer(to: &storage) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(fd, $0, socklen_t(bytes.count))
-        }
+    // `connect` reads `length` bytes of the storage, through a pointer valid for the closure's
+    // duration: never more than the storage holds, whatever `bytes` is (from the resolver, it
+    // is a `sockaddr_in` or `sockaddr_in6`, both smaller).
+    let length = socklen_t(min(bytes.count, MemoryLayout<sockaddr_storage>.size))
+    let result = withUnsafePointer(to: &storage) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, length)
       }
-      if result == 0 { return 0 }
-      let code = errno
-      if code != EINTR { return code }
     }
+    if result == 0 { return 0 }
+    let code = errno
+    // POSIX: an interrupted connect is not aborted but completes asynchronously, as a
+    // non-blocking one does; calling it again would fail with EALREADY.
+    return code == EINTR ? EINPROGRESS : code
   }
 }
