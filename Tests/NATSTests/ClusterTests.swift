@@ -87,7 +87,9 @@ struct ClusterTests {
     #expect(acks.count == total)
     #expect(await client.statistics.reconnects >= 1)
     #expect(await client.connectedServer?.port != UInt16(n1.clientPort))
-    #expect(!retries.values.isEmpty, "the kill went unnoticed: no publish was retried")
+    // No expectation on `retries`: a kill that falls between an ack and the next publish is
+    // absorbed by the reconnect buffer (the publish leaves after the reconnection), which a
+    // loaded machine makes likely; the reconnection above is what shows the kill was noticed.
 
     // Every acknowledged message is in the stream, once, at the sequence its ack gave.
     let info = try await admin.jetStream.streamInfo("DURABLE")
