@@ -10,6 +10,7 @@ import PackageDescription
 //   Remote         the client runtime: RemoteStore, a scoped store in another process
 //   ArgumentParsing  hand-written command-line parsing and help, shared by the two tools
 //   HTTPServing    a loopback HTTP/1.1 server (parser, keep-alive, SSE) for storeclient inspect
+//   NATS           a NATS and JetStream client on Wire's event loop (the journal's replication)
 //   storehost      the daemon          storeclient   the CLI
 //
 // No target has unsafe flags: SwiftPM refuses them in a package used as a dependency. Release
@@ -51,6 +52,12 @@ let package = Package(
     .target(name: "HTTPServing"),
     // A raw TCP client for the tests of the HTTP server and of the inspector.
     .target(name: "HTTPTestSupport"),
+    // A NATS client (core protocol and the JetStream API) on Wire's event loop, for a host
+    // that replicates its journal to JetStream.
+    .target(name: "NATS", dependencies: ["Wire"]),
+    // Real nats-server processes (one, or a 3-node JetStream cluster on loopback) for the tests
+    // and benchmarks of the NATS client and of replication.
+    .target(name: "NATSTestSupport", dependencies: ["NATS", "Wire"]),
     .target(
       name: "Remote",
       dependencies: [
@@ -63,6 +70,7 @@ let package = Package(
       name: "ArchitectureBenchmarks", dependencies: ["Architecture"],
     ),
     .executableTarget(name: "WireBenchmarks", dependencies: ["Wire"]),
+    .executableTarget(name: "NATSBenchmarks", dependencies: ["NATS", "NATSTestSupport", "Wire"]),
     // A stateful protocol fuzzer: many adversarial clients against a running storehost
     // (Fuzz/run-protocol.sh).
     .executableTarget(name: "ProtocolFuzz", dependencies: ["Wire"]),
@@ -81,6 +89,7 @@ let package = Package(
         "HTTPTestSupport",
       ]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+    .testTarget(name: "NATSTests", dependencies: ["NATS", "NATSTestSupport", "Wire"]),
     .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "HTTPTestSupport"]),
   ],
   swiftLanguageModes: [.v6]

@@ -21,6 +21,7 @@ swiftc -typecheck -parse-as-library -module-name Wire -swift-version 6 \
   -I "$scratch" -I "$here/CDarwin" \
   "$root/Sources/Wire/Platform/Posix.swift" \
   "$root/Sources/Wire/Platform/Posix+Darwin.swift" \
+  "$root/Sources/Wire/Platform/Posix+TCP.swift" \
   "$root/Sources/Wire/Sockets/PeerCredentials.swift"
 # storeclient's shim, in a module of its own name.
 swiftc -typecheck -parse-as-library -module-name storeclient -swift-version 6 \

@@ -183,6 +183,48 @@ struct sockaddr_in {
 #define IPPROTO_TCP 6
 #define TCP_NODELAY 0x01
 
+// netinet6/in6.h, sys/socket.h's sockaddr_storage, netdb.h, arpa/inet.h: Wire's TCP client
+// (Posix+TCP.swift).
+#define AF_UNSPEC 0
+#define AF_INET6 30
+struct in6_addr {
+  __uint8_t s6_addr[16];
+};
+struct sockaddr_in6 {
+  __uint8_t sin6_len;
+  sa_family_t sin6_family;
+  in_port_t sin6_port;
+  __uint32_t sin6_flowinfo;
+  struct in6_addr sin6_addr;
+  __uint32_t sin6_scope_id;
+};
+struct sockaddr_storage {
+  __uint8_t ss_len;
+  sa_family_t ss_family;
+  char __ss_pad1[6];
+  long long __ss_align;
+  char __ss_pad2[112];
+};
+struct addrinfo {
+  int ai_flags;
+  int ai_family;
+  int ai_socktype;
+  int ai_protocol;
+  socklen_t ai_addrlen;
+  char *ai_canonname;
+  struct sockaddr *ai_addr;
+  struct addrinfo *ai_next;
+};
+#define AI_NUMERICHOST 0x00000004
+#define AI_NUMERICSERV 0x00001000
+int getaddrinfo(
+  const char *__restrict node, const char *__restrict service,
+  const struct addrinfo *__restrict hints, struct addrinfo **__restrict result);
+void freeaddrinfo(struct addrinfo *info);
+const char *gai_strerror(int code);
+const char *inet_ntop(int family, const void *__restrict source, char *__restrict destination,
+  socklen_t size);
+
 // sys/signal.h: SIG_IGN is `(void (*)(int))1`, which the Swift overlay declares.
 #define SIGPIPE 13
 typedef void (*sig_t)(int);
