@@ -16,12 +16,13 @@
 /// on the Swift concurrency runtime with the store's dependencies; cancellation operators act
 /// on the store's in-flight effects.
 public struct Effect<Action>: Sendable {
+  /// The effect's operations, as the store runs them (``operation`` is TCA's view of them).
   @usableFromInline
-  let operation: _Operation<Action>
+  let _operation: _Operation<Action>
 
   @usableFromInline
   init(operation: _Operation<Action>) {
-    self.operation = operation
+    self._operation = operation
   }
 
   /// An effect that does nothing.
@@ -121,7 +122,7 @@ public struct Effect<Action>: Sendable {
 
   @usableFromInline
   func _merge(with other: Self) -> Self {
-    switch (self.operation, other.operation) {
+    switch (self._operation, other._operation) {
     case (.none, _): return other
     case (_, .none): return self
     case (.merge(let lhs), .merge(let rhs)): return Self(operation: .merge(lhs + rhs))
@@ -146,7 +147,7 @@ public struct Effect<Action>: Sendable {
 
   /// Runs this effect, then another.
   public func concatenate(with other: Self) -> Self {
-    switch (self.operation, other.operation) {
+    switch (self._operation, other._operation) {
     case (.none, _): return other
     case (_, .none): return self
     case (.concatenate(let lhs), .concatenate(let rhs)):
@@ -158,6 +159,9 @@ public struct Effect<Action>: Sendable {
 
   /// Transforms the actions this effect sends.
   ///
+  /// `transform` runs with the dependencies in force where `map` is called, as in TCA: a
+  /// `withDependencies` around it applies to the actions of `.run` work too.
+  ///
   /// - Parameter transform: Maps each action.
   /// - Returns: An effect of the transformed actions.
   @inlinable
@@ -168,13 +172,23 @@ public struct Effect<Action>: Sendable {
 
   @usableFromInline
   func _map<T>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
-    Effect<T>(operation: self.operation.map(transform))
+    // Inside a reduce, `.run` work already runs with the dependencies of the reducer that
+    // created it, which are those in force here (the scoping reducers that map their children's
+    // effects read none): no need to pay for a task-local per action.
+    guard _ReduceContext.current == nil else {
+      return Effect<T>(operation: self._operation.map(transform))
+    }
+    let dependencies = DependencyValues.current
+    return Effect<T>(
+      operation: self._operation.map { action in
+        DependencyValues.$current.withValue(dependencies) { transform(action) }
+      })
   }
 
   /// Whether this is `.none` (used to skip work on the send path).
   @inlinable
   var isNone: Bool {
-    if case .none = self.operation { return true }
+    if case .none = self._operation { return true }
     return false
   }
 }
@@ -202,7 +216,7 @@ indirect enum _Operation<Action>: Sendable {
       return .send(_UncheckedSendable(transform(action.value)))
     case .run(let priority, let dependencies, let operation):
       return .run(priority, dependencies) { send in
-        await operation(Send { action in await send(transform(action)) })
+        await operation(Send(_isolated: { action in await send(transform(action)) }))
       }
     case .merge(let operations):
       return .merge(operations.map { $0.map(transform) })

@@ -60,7 +60,7 @@ private struct Built: Reducer {
       }
     }
     let evaluations = Counter()
-    let store = Store(initialState: 0) { Counted(evaluations: evaluations) }
+    let store = StoreActor(initialState: 0) { Counted(evaluations: evaluations) }
     for _ in 0..<10 { await store.send(()) }
     #expect(await store.state == 10)
     #expect(evaluations.count.withLock { $0 } == 1)
@@ -86,7 +86,7 @@ private struct Built: Reducer {
         }
       }
     }
-    let store = Store(initialState: Parent.State()) { ParentFeature() }
+    let store = StoreActor(initialState: Parent.State()) { ParentFeature() }
     await store.send(.counter(.increment))
     #expect(await store.state.counter.count == 10)
     #expect(
@@ -108,7 +108,7 @@ private struct Built: Reducer {
         }
       }
     }
-    let store = Store(initialState: Mode.State.idle) { Feature() }
+    let store = StoreActor(initialState: Mode.State.idle) { Feature() }
     await store.send(.counting(.increment))
     #expect(await store.state == .idle)
     await store.send(.start)

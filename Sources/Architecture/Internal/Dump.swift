@@ -27,7 +27,8 @@ func _dumpLines(_ value: Any) -> [String] {
 /// Dates print in UTC to the millisecond, as ISO 8601.
 private let _dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
-private func _typeName(_ type: Any.Type) -> String {
+/// A type's name without its module, as CustomDump prints it: "Feature.State".
+func _dumpTypeName(_ type: Any.Type) -> String {
   var name = _typeName(type, qualified: true)
   // Drop the module name: "Module.Feature.State" → "Feature.State".
   if let dot = name.firstIndex(of: "."), !name[..<dot].contains("<") {
@@ -85,7 +86,7 @@ private func _dump(
     _dump(wrapped, prefix: prefix, suffix: suffix, indent: indent, topLevel: topLevel, into: &lines)
 
   case .enum:
-    let typePrefix = topLevel ? _typeName(type(of: value)) : ""
+    let typePrefix = topLevel ? _dumpTypeName(type(of: value)) : ""
     guard let payload = children.first else {
       return leaf(typePrefix + "." + "\(value)")
     }
@@ -139,7 +140,7 @@ private func _dump(
     lines.append(indent + "]" + suffix)
 
   case .struct, .class, .tuple:
-    let name = mirror.displayStyle == .tuple ? "" : _typeName(type(of: value))
+    let name = mirror.displayStyle == .tuple ? "" : _dumpTypeName(type(of: value))
     guard !children.isEmpty else { return leaf(name + "()") }
     lines.append(indent + prefix + name + "(")
     for (offset, child) in children.enumerated() {

@@ -72,9 +72,11 @@ final class _PresentationBox<State> {
 extension PresentationState: @unchecked Sendable where State: Sendable {}
 
 extension PresentationState: Equatable where State: Equatable {
-  /// Compares the presented values.
+  /// Compares the presented values; two copies of one presentation are equal at once, without
+  /// comparing what they present (as TCA's fast path: comparing deeply nested destinations
+  /// would otherwise compare every level).
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.wrappedValue == rhs.wrappedValue
+    lhs.box === rhs.box || lhs.wrappedValue == rhs.wrappedValue
   }
 }
 

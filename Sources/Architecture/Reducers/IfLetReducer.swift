@@ -32,6 +32,34 @@ extension Reducer {
 }
 
 /// The reducer returned by ``Reducer/ifLet(_:action:then:fileID:line:)``.
+extension Reducer {
+  /// Handles the actions of an alert or a confirmation dialog held in a plain optional, with no
+  /// reducer of its own: once one of its actions has been handled (after this reducer, so the
+  /// parent sees it), the state is `nil` again, as in TCA.
+  ///
+  /// ```swift
+  /// Reduce { state, action in … }
+  ///   .ifLet(\.alert, action: \.alert)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toWrappedState: A writable key path to the optional alert or dialog state.
+  ///   - toWrappedAction: A case key path to its actions.
+  ///   - fileID: The source file, for runtime warnings.
+  ///   - line: The source line, for runtime warnings.
+  /// - Returns: The combined reducer.
+  public func ifLet<WrappedState: _EphemeralState, WrappedAction>(
+    _ toWrappedState: WritableKeyPath<State, WrappedState?>,
+    action toWrappedAction: CaseKeyPath<Action, WrappedAction>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> _IfLetReducer<Self, EmptyReducer<WrappedState, WrappedAction>> {
+    self.ifLet(
+      toWrappedState, action: toWrappedAction, then: { EmptyReducer() }, fileID: fileID,
+      line: line)
+  }
+}
+
 public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let run: _ReduceFunction<Parent.State, Parent.Action>
 
@@ -45,6 +73,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let parent = parent._makeReduce()
     let child = child._makeReduce()
     let identity = _identityFunction(Child.State.self)
+    let ephemeral = _EphemeralCheck<Child.State>(always: false)
     let scope = AnyHashable(toChildState)
     func navigationID(_ childState: Child.State) -> _CancelID {
       _CancelID(_NavigationID(scope: scope, identity: identity(childState)))
@@ -65,7 +94,15 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         }
       }
       let parentEffects = parent(&state, action)
-      guard let before, before != state[keyPath: toChildState].map(navigationID) else {
+      let after = state[keyPath: toChildState].map(navigationID)
+      // An alert or a confirmation dialog is gone once one of its actions has been handled (its
+      // buttons dismiss it), unless the parent replaced it meanwhile, as in TCA.
+      if before != nil, before == after, ephemeral.isEphemeral(state[keyPath: toChildState]),
+        toChildAction.extract(from: action) != nil
+      {
+        state[keyPath: toChildState] = nil
+      }
+      guard let before, before != after else {
         return childEffects.merge(with: parentEffects)
       }
       return childEffects.merge(with: parentEffects).merge(with: .init(operation: .cancel(before)))

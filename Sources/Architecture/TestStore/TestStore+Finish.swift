@@ -21,7 +21,8 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let location = _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner)
     self.begin(location)
     let runtime = self.runtime
     await self.settle()
@@ -66,7 +67,8 @@ extension TestStore {
     column: UInt = #column
   ) async {
     let location = await self.beginSkipping(
-      _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
     let received = self.runtime.takeReceived()
     guard let last = received.last else {
       if strict { location.reportIssue("There were no received actions to skip.") }
@@ -100,7 +102,8 @@ extension TestStore {
     column: UInt = #column
   ) async {
     let location = await self.beginSkipping(
-      _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
     let running = self.runtime.runningEffects
     guard !running.isEmpty else {
       if strict { location.reportIssue("There were no in-flight effects to skip.") }

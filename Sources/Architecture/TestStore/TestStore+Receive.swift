@@ -33,7 +33,8 @@ extension TestStore where Action: Equatable {
     await self.receiveAction(
       matching: { $0 == expectedAction }, .equal(to: expectedAction), timeout: timeout,
       update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
   }
 }
 
@@ -71,7 +72,8 @@ extension TestStore {
     await self.receiveAction(
       matching: { casePath.extract(from: $0) != nil }, .case, timeout: timeout,
       update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
   }
 
   /// Asserts that an effect fed back an action of a given case with a given payload, and how it
@@ -108,7 +110,8 @@ extension TestStore {
       matching: { casePath.extract(from: $0) == expectedValue },
       .case(casePath, value: expectedValue), timeout: timeout,
       update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
   }
 
   /// Asserts that an effect fed back an action matching a predicate, and how it changed the
@@ -140,7 +143,8 @@ extension TestStore {
   ) async {
     await self.receiveAction(
       matching: isMatching, .predicate, timeout: timeout, update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
   }
 
   nonisolated(nonsending) private func receiveAction(

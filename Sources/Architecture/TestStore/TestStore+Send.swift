@@ -42,7 +42,8 @@ extension TestStore {
   ) async -> TestStoreTask {
     await self.sendAction(
       action, update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
   }
 
   /// Sends the action of a case without a payload, named by its case key path, and asserts how
@@ -74,7 +75,8 @@ extension TestStore {
   ) async -> TestStoreTask {
     await self.sendAction(
       AnyCasePath(action).embed(()), update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
   }
 
   /// Sends the action of a case with a payload, named by its case key path, and asserts how the
@@ -109,7 +111,8 @@ extension TestStore {
   ) async -> TestStoreTask {
     await self.sendAction(
       AnyCasePath(action).embed(value), update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
   }
 
   nonisolated(nonsending) private func sendAction(
@@ -158,6 +161,6 @@ extension TestStore {
     return TestStoreTask(
       rawValue: result.task, timeout: self.timeout,
       executor: self.executor.thread, effectsAreSerial: self.useMainSerialExecutor,
-      isRunning: { id.map(effects.isRunning) ?? false })
+      owner: self.owner, isRunning: { id.map(effects.isRunning) ?? false })
   }
 }

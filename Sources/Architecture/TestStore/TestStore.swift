@@ -128,11 +128,14 @@ public final class TestStore<State: Equatable, Action> {
     set { self.runtime.dependencies = newValue }
   }
 
-  let store: Store<State, Action>
+  let store: StoreActor<State, Action>
   /// The serial executor the store and (with ``useMainSerialExecutor``) its effects run on.
   let executor: _TestStoreExecutor
   let runtime: _TestStoreRuntime<State, Action>
   let assertionLocation: _AssertionLocation
+  /// The test this store belongs to: its failures are that test's, wherever they are reported
+  /// from (see `_ExpectedFailures`).
+  let owner: UInt64
   /// Whether the feature dismissed itself (see ``isDismissed``).
   let dismissal: _TestStoreDismissal
   /// Where the last assertion was made (unreceived actions at the end are reported there).
@@ -160,15 +163,16 @@ public final class TestStore<State: Equatable, Action> {
   ///   - column: The column of the test store's creation.
   public init<R: Reducer>(
     initialState: @autoclosure () -> R.State,
-    reducer: () -> R,
+    @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
     fileID: StaticString = #fileID,
     file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) where R.State == State, R.Action == Action {
+    let owner = _IssueOwner.current
     let location = _SourceLocation(
-      fileID: fileID, filePath: filePath, line: line, column: column)
+      fileID: fileID, filePath: filePath, line: line, column: column, owner: owner)
     let assertionLocation = _AssertionLocation(location)
     var dependencies = DependencyValues.current
     dependencies.context = .test
@@ -198,12 +202,13 @@ public final class TestStore<State: Equatable, Action> {
     self.runtime = runtime
     self.dismissal = dismissal
     self.assertionLocation = assertionLocation
+    self.owner = owner
     self.lastLocation = location
     let executor = _TestStoreExecutor()
     self.executor = executor
     // The store gets its own copy of the initial state; the test keeps `self.state`.
     let storeState = _UncheckedSendable(initialState)
-    self.store = Store(
+    self.store = StoreActor(
       initialState: storeState.value,
       reducer: { _TestReducer(base: base.value, runtime: runtime) },
       withDependencies: { $0 = dependencies },
@@ -309,8 +314,12 @@ public final class TestStore<State: Equatable, Action> {
       var state = state
       guard let update else { return state }
       do {
-        try DependencyValues.$current.withValue(self.runtime.dependencies) {
-          try update(&state)
+        // A non-exhaustive expectation describes the state as it is: `XCTModify` may leave a
+        // value unchanged there, as in TCA.
+        try _XCTModifyContext.$isExhaustive.withValue(self.exhaustivity == .on) {
+          try DependencyValues.$current.withValue(self.runtime.dependencies) {
+            try update(&state)
+          }
         }
       } catch {
         location.reportIssue("Threw error: \(error)")
@@ -361,3 +370,7 @@ public final class TestStore<State: Equatable, Action> {
 
 @available(*, unavailable, message: "A TestStore belongs to one test; do not share it.")
 extension TestStore: Sendable {}
+
+/// A test store of a feature: `TestStoreOf<Counter>` is
+/// `TestStore<Counter.State, Counter.Action>`.
+public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action> where R.State: Equatable

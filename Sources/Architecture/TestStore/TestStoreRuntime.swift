@@ -178,7 +178,7 @@ struct _TestReducer<State, Action>: Reducer {
     self.runtime.didReduce(action, state: state)
     if effect.isNone { return effect }
     return Effect(
-      operation: effect.operation._running(
+      operation: effect._operation._running(
         with: dependencies, sendLocation: _TestStoreContext.sendLocation))
   }
 }
@@ -230,7 +230,7 @@ struct _TestSendResult<State, Action> {
   let task: StoreTask
 }
 
-extension Store {
+extension StoreActor {
   /// Sends an action for a test store: atomically takes the actions received before it, and
   /// returns the state before and right after the action (before the actions it sends back with
   /// `.send` effects, which are recorded as received).
