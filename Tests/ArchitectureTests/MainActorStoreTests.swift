@@ -16,7 +16,10 @@ import XCTest
   }
 
   @MainActor @Test func theTaskFormOfSendIsNilWithoutEffectsAndFinishesWithThem() async {
-    let store = Store(initialState: Effects.State()) { Effects() }
+    // A test's dependencies are the test values: an effect that sleeps needs a test clock.
+    let store = Store(initialState: Effects.State()) { Effects() } withDependencies: {
+      $0.clock = TestClock()
+    }
     let none: Task<Void, Never>? = store.send(.record("x"))
     #expect(none == nil)
     await store.send(.runMany(3))?.value

@@ -73,9 +73,14 @@ import Testing
     counter.send(.incrementButtonTapped)
     let stepper = store.scope(
       state: \.shop.productList.products, action: \.shop.productList.products)
-    stepper.send(.element(id: 1, action: .addToCart(.didTapPlusButton)))
+    // No products are loaded: the element action is reported (in a test, as a failure, as TCA
+    // does) and ignored.
+    withKnownIssue {
+      stepper.send(.element(id: 1, action: .addToCart(.didTapPlusButton)))
+    } matching: { issue in
+      issue.comments.first?.rawValue.contains("received an action for a missing element") == true
+    }
     #expect(store.counter.count == 1)
-    // No products are loaded: the element action was reported (to standard error) and ignored.
     #expect(store.shop.productList.products.isEmpty)
   }
 }

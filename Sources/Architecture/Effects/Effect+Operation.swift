@@ -55,56 +55,67 @@ extension Effect {
 
 extension _Operation {
   /// Runs the operation outside any store and returns once it is done: what ``Effect/actions``
-  /// and ``Effect/operation`` do. Its ids live in the registry of code outside effects, the one
-  /// `withTaskCancellation(id:)` and `Task.cancel(id:)` use there.
-  func _runAlone(send: Send<Action>) async {
+  /// and ``Effect/operation`` do.
+  ///
+  /// Cancellation works as in a store: `.cancellable` tags the work below it with its id
+  /// (cancelling what already runs under it first when asked to), and each piece of async work
+  /// runs in a task registered under the ids above it, in the registry of code outside effects
+  /// (the one `withTaskCancellation(id:)` and `Task.cancel(id:)` use there). So an id never
+  /// cancels the work it encloses.
+  func _runAlone(send: Send<Action>, ids: [_CancelID] = []) async {
     switch self {
     case .none:
       return
     case .send(let action):
       await send(action.value)
     case .run(_, let dependencies, let body):
-      if let dependencies {
-        await DependencyValues.$current.withValue(dependencies.values) { await body(send) }
+      let work: @Sendable () async -> Void = {
+        if let dependencies {
+          await DependencyValues.$current.withValue(dependencies.values) { await body(send) }
+        } else {
+          await body(send)
+        }
+      }
+      if ids.isEmpty {
+        await work()
       } else {
-        await body(send)
+        await _runRegistered(ids: ids, in: .outsideEffects, work)
       }
     case .merge(let operations):
       await withTaskGroup(of: Void.self) { group in
         for operation in operations {
-          group.addTask { await operation._runAlone(send: send) }
+          group.addTask { await operation._runAlone(send: send, ids: ids) }
         }
       }
     case .concatenate(let operations):
       for operation in operations {
         guard !Task.isCancelled else { return }
-        await operation._runAlone(send: send)
+        await operation._runAlone(send: send, ids: ids)
       }
     case .cancellable(let id, let cancelInFlight, let operation):
-      let registry = _EffectRegistry.outsideEffects
-      if cancelInFlight { registry.cancel(id: id) }
-      await _runRegistered(id: id, in: registry) { await operation._runAlone(send: send) }
+      if cancelInFlight { _EffectRegistry.outsideEffects.cancel(id: id) }
+      await operation._runAlone(send: send, ids: ids + [id])
     case .cancel(let id):
       _EffectRegistry.outsideEffects.cancel(id: id)
     case .debounce(let id, let duration, let clock, let operation):
       let registry = _EffectRegistry.outsideEffects
       registry.cancel(id: id)
-      await _runRegistered(id: id, in: registry) {
-        guard (try? await clock.sleep(for: duration)) != nil else { return }
+      await _runRegistered(ids: ids + [id], in: registry) {
+        guard (try? await clock.sleep(for: duration)) != nil, !Task.isCancelled else { return }
         await operation._runAlone(send: send)
       }
     }
   }
 }
 
-/// Runs work in a task registered under an id, so that cancelling the id cancels it, and waits
-/// for it; cancelling the waiting task cancels the work too.
+/// Runs work in a task registered under ids, so that cancelling one of them cancels it, and
+/// waits for it; cancelling the waiting task cancels the work too.
 private func _runRegistered(
-  id: _CancelID, in registry: _EffectRegistry, _ work: @escaping @Sendable () async -> Void
+  ids: [_CancelID], in registry: _EffectRegistry, _ work: @escaping @Sendable () async -> Void
 ) async {
   let group = _EffectGroup(registry: registry)
-  let (key, taskExecutor) = registry.begin(ids: [id], group: group)
-  let context = _EffectContext(registry: registry, group: group, ids: [id])
+  let (key, taskExecutor) = registry.begin(ids: ids, group: group)
+  let context = _EffectContext(registry: registry, group: group, ids: ids)
   let task = Task(executorPreference: taskExecutor) {
     await _EffectContext.$current.withValue(context) { await work() }
     registry.finish(key)

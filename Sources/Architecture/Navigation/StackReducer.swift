@@ -29,7 +29,7 @@ extension Reducer {
   where Destination.State == DestinationState, Destination.Action == DestinationAction {
     _StackReducer(
       parent: self, toStackState: toStackState, toStackAction: AnyCasePath(toStackAction),
-      destination: destination(), location: "\(fileID):\(line)")
+      destination: destination(), location: _SourceLocation(fileID: fileID, line: line))
   }
 }
 
@@ -42,7 +42,7 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     toStackState: WritableKeyPath<Parent.State, StackState<Destination.State>>,
     toStackAction: AnyCasePath<Parent.Action, StackAction<Destination.State, Destination.Action>>,
     destination: Destination,
-    location: String
+    location: _SourceLocation
   ) {
     let parent = parent._makeReduce()
     let destination = destination._makeReduce()

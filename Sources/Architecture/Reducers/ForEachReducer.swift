@@ -30,7 +30,7 @@ extension Reducer {
     _ForEachReducer(
       parent: self, toElementsState: toElementsState,
       toElementAction: AnyCasePath(toElementAction), element: element(),
-      location: "\(fileID):\(line)")
+      location: _SourceLocation(fileID: fileID, line: line))
   }
 }
 
@@ -73,7 +73,7 @@ extension Reducer {
         extract: { action in
           path.extract(from: action).map { IdentifiedAction.element(id: $0.id, action: $0.action) }
         }),
-      element: element(), location: "\(fileID):\(line)")
+      element: element(), location: _SourceLocation(fileID: fileID, line: line))
   }
 }
 
@@ -110,7 +110,7 @@ extension Reducer {
         extract: { action in
           path.extract(from: action).map { IdentifiedAction.element(id: $0.0, action: $0.1) }
         }),
-      element: element(), location: "\(fileID):\(line)")
+      element: element(), location: _SourceLocation(fileID: fileID, line: line))
   }
 }
 
@@ -124,7 +124,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     toElementsState: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>,
     toElementAction: AnyCasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>,
     element: Element,
-    location: String
+    location: _SourceLocation
   ) {
     let parent = parent._makeReduce()
     let element = element._makeReduce()
@@ -181,10 +181,9 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   }
 
   @usableFromInline
-  static func reportMissingElement(id: ID, action: Parent.Action, location: String) {
+  static func reportMissingElement(id: ID, action: Parent.Action, location: _SourceLocation) {
     DependencyValues._effective.runtimeWarnings(
-      "A \"forEach\" at \(location) received an action for a missing element."
-        + " Action: \(action); id: \(id)")
+      _ReducerIssues.forEachMissingElement(at: location, action: action), at: location)
   }
 
   @usableFromInline

@@ -27,7 +27,7 @@ extension Reducer {
   where Child.State == ChildState, Child.Action == ChildAction {
     _IfLetReducer(
       parent: self, toChildState: toChildState, toChildAction: AnyCasePath(toChildAction),
-      child: child(), location: "\(fileID):\(line)")
+      child: child(), location: _SourceLocation(fileID: fileID, line: line))
   }
 }
 
@@ -68,7 +68,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     toChildState: WritableKeyPath<Parent.State, Child.State?>,
     toChildAction: AnyCasePath<Parent.Action, Child.Action>,
     child: Child,
-    location: String
+    location: _SourceLocation
   ) {
     let parent = parent._makeReduce()
     let child = child._makeReduce()
@@ -89,8 +89,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           }
         } else {
           DependencyValues._effective.runtimeWarnings(
-            "An \"ifLet\" at \(location) received a child action when child state was nil."
-              + " Action: \(action)")
+            _ReducerIssues.ifLetMissingChild(at: location, action: action), at: location)
         }
       }
       let parentEffects = parent(&state, action)

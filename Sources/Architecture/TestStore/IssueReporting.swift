@@ -38,8 +38,11 @@ func _reportIssue(
     }
   #endif
   if let swiftTesting = _SwiftTesting.shared, swiftTesting.isRunningTest() {
+    // Swift Testing's `SourceLocation` traps on a line or column below 1 (a location that is
+    // not known is reported on the first line).
     swiftTesting.recordIssue(
-      message, fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+      message, fileID: "\(fileID)", filePath: "\(filePath)", line: max(Int(line), 1),
+      column: max(Int(column), 1))
     return
   }
   if let fail = _XCTest.fail {

@@ -1,6 +1,8 @@
 import Synchronization
 
-/// A call site of a test-store assertion: where its failures are reported.
+/// A call site of a test-store assertion, or of a reducer operator: where its failures are
+/// reported.
+@usableFromInline
 struct _SourceLocation: Sendable {
   let fileID: StaticString
   let filePath: StaticString
@@ -19,6 +21,12 @@ struct _SourceLocation: Sendable {
     self.line = line
     self.column = column
     self.owner = owner
+  }
+
+  /// A reducer operator's call site (`#fileID`, `#line`), owned by the test running now.
+  @usableFromInline
+  init(fileID: StaticString, line: UInt) {
+    self.init(fileID: fileID, filePath: fileID, line: line, column: 1)
   }
 
   /// Reports a test failure at this location.

@@ -26,6 +26,17 @@ extension TestStore {
     self.begin(location)
     let runtime = self.runtime
     await self.settle()
+    // Actions received and not asserted are reported here first, as TCA does (and again when
+    // the test store ends, if they are still not asserted).
+    let received = runtime.receivedActions
+    if !received.isEmpty {
+      switch self.exhaustivity {
+      case .on: location.reportIssue(_TestStoreMessages.receivedUnexpected(received))
+      case .off(showSkippedAssertions: true):
+        location.reportNote(_TestStoreMessages.skipped(received))
+      case .off(showSkippedAssertions: false): break
+      }
+    }
     await _expectFinished(
       timeout: timeout ?? self.timeout, at: location, executor: self.executor.thread,
       until: { runtime.runningEffects.isEmpty },
@@ -36,7 +47,7 @@ extension TestStore {
         }
         return """
           Expected effects to finish, but there are still effects in-flight\
-          \(_TestStoreMessages.after(duration)):
+          \(_TestStoreMessages.after(duration)).
 
           \(origins.joined(separator: "\n"))
 
@@ -110,8 +121,7 @@ extension TestStore {
       return
     }
     if case .off(showSkippedAssertions: true) = self.exhaustivity {
-      location.reportNote(
-        "\(_TestStoreMessages.count(running.count, "in-flight effect")) cancelled and skipped.")
+      location.reportNote(_TestStoreMessages.skippedEffects(running.map(\.action)))
     }
     self.runtime.forget(running)
     for effect in running {

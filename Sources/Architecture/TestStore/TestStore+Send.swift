@@ -122,7 +122,13 @@ extension TestStore {
   ) async -> TestStoreTask {
     self.begin(location)
     if self.isDismissed {
+      // As in TCA, the action is not sent: the feature is gone.
       location.reportIssue(_TestStoreMessages.sendToDismissedStore)
+      let effects: any _TrackedEffects = self.runtime
+      return TestStoreTask(
+        rawValue: StoreTask(nil), timeout: self.timeout, executor: self.executor.thread,
+        effectsAreSerial: self.useMainSerialExecutor, owner: self.owner,
+        isRunning: { _ = effects; return false })
     }
 
     let sent = _UncheckedSendable(action)
@@ -134,12 +140,7 @@ extension TestStore {
       let pending = result.pending.map(\.action)
       switch self.exhaustivity {
       case .on:
-        location.reportIssue(
-          _TestStoreMessages.unhandledActions(
-            pending,
-            headline: "Must handle "
-              + _TestStoreMessages.count(pending.count, "received action")
-              + " before sending an action"))
+        location.reportIssue(_TestStoreMessages.mustHandle(pending))
       case .off(showSkippedAssertions: true):
         location.reportNote(_TestStoreMessages.skipped(pending))
       case .off(showSkippedAssertions: false):

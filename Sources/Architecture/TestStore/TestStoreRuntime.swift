@@ -90,6 +90,9 @@ final class _TestStoreRuntime<State, Action>: _TrackedEffects, @unchecked Sendab
 
   var hasReceived: Bool { self.storage.withLock { !$0.received.isEmpty } }
 
+  /// The actions received and not yet asserted, left in place.
+  var receivedActions: [Action] { self.storage.withLock { $0.received.map(\.action) } }
+
   /// The state after the last action the store reduced, and its index, if it reduced any.
   var latest: (state: State, index: Int)? { self.storage.withLock { $0.latest } }
 

@@ -82,8 +82,12 @@ public struct TestStoreTask: Hashable, Sendable {
         fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner),
       executor: self.executor,
       until: { !self.isRunning() },
-      message: { timeout in
-        "Expected task to finish, but it is still in-flight\(_TestStoreMessages.after(timeout))."
+      message: { duration in
+        """
+        Expected task to finish, but it is still in-flight\(_TestStoreMessages.after(duration)).
+
+        \(_TestStoreMessages.taskInFlight(timeoutWasExplicit: timeout != nil))
+        """
       })
   }
 

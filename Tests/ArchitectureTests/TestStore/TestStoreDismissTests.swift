@@ -41,7 +41,7 @@ private struct Closing: Reducer {
     await withKnownIssue {
       await store.send(.cancelTapped)
     } matching: { issue in
-      issue.comments.first?.rawValue.hasPrefix("Can't send an action to a dismissed test store.")
+      issue.comments.first?.rawValue.hasPrefix("Can't send action to dismissed test store.")
         == true
     }
   }
