@@ -193,6 +193,8 @@ public final class TestStore<State: Equatable, Action> {
     dependencies.prepareForStore()
     let runtime = _TestStoreRuntime<State, Action>(
       dependencies: dependencies, sharedChanges: sharedChanges)
+    weak let tracked: (any _TrackedEffects)? = runtime
+    dismissal.onDismiss { tracked?.cancelRunningEffects() }
     let initialState = DependencyValues.$current.withValue(dependencies) { initialState() }
     // Handed over to the store, which alone calls it from then on (on its executor).
     let base = _UncheckedSendable(

@@ -151,12 +151,23 @@ final class _TestStoreRuntime<State, Action>: _TrackedEffects, @unchecked Sendab
       for effect in effects { storage.running[effect.id] = nil }
     }
   }
+
+  func cancelRunningEffects() {
+    let running = self.runningEffects
+    self.forget(running)
+    // Not awaited: the caller may be one of them (the effect that dismisses the feature).
+    for effect in running { effect.task.cancel() }
+  }
 }
 
 /// The effects of a test store's sends, as seen by a ``TestStoreTask``.
 protocol _TrackedEffects: AnyObject, Sendable {
   /// Whether the effects of a tracked send are still running.
   func isRunning(_ id: Int) -> Bool
+
+  /// Cancels every running effect and stops tracking it, without reporting it (the feature at
+  /// the root dismissed itself).
+  func cancelRunningEffects()
 }
 
 /// The reducer a ``TestStore`` runs: the feature's reducer, run with the test store's current
