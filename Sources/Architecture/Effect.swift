@@ -58,14 +58,18 @@ public struct Effect<Action>: Sendable {
   ///     thrown once the effect is cancelled, which end it quietly. Without it a thrown error
   ///     is reported as a runtime warning.
   ///   - fileID: The source file, for the runtime warning.
+  ///   - filePath: The source file's path, where a test failure is shown.
   ///   - line: The source line, for the runtime warning.
+  ///   - column: The source column, where a test failure is shown.
   /// - Returns: The effect.
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
     catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
     fileID: StaticString = #fileID,
-    line: UInt = #line
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
   ) -> Self {
     // The location is formatted only if it is needed (formatting it costs more than the rest
     // of creating the effect).
@@ -88,8 +92,8 @@ public struct Effect<Action>: Sendable {
             } else {
               @Dependency(\.runtimeWarnings) var runtimeWarnings
               runtimeWarnings(
-                "An \"Effect.run\" returned from \(fileID):\(line) threw an unhandled error:"
-                  + " \(error). Handle it with the \"catch\" parameter.")
+                _ReducerIssues.unhandledEffectError(fileID: fileID, line: line, error: error),
+                fileID: fileID, filePath: filePath, line: line, column: column)
             }
           }
         }

@@ -26,4 +26,26 @@ import Testing
       $0.path[id: 0] = nil
     }
   }
+
+  @Test func poppingAnIdTheStackDoesNotHoldIsReportedAsTCAReportsIt() async {
+    let store = TestStore(initialState: Host.State()) { Host() }
+    await store.send(.path(.push(id: 0, state: Ticker.State()))) {
+      $0.path[id: 0] = Ticker.State()
+    }
+    await withKnownIssue {
+      await store.send(.path(.popFrom(id: 9)))
+    } matching: { issue in
+      let message = issue.comments.first?.rawValue ?? ""
+      return message.hasPrefix(#"A "forEach" at "ArchitectureTests/Features.swift:"#)
+        && message.hasSuffix(
+          """
+          received a "popFrom" action for a missing element.
+
+            ID:
+              #9
+            Path IDs:
+              [#0]
+          """)
+    }
+  }
 }

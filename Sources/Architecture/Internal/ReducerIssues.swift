@@ -192,20 +192,6 @@ enum _ReducerIssues {
     """
   }
 
-  static func stackPushUnexpectedID(
-    at location: _SourceLocation, received: StackElementID, expected: StackElementID
-  ) -> String {
-    """
-    A "forEach" at "\(location.fileID):\(location.line)" received a "push" action with an \
-    unexpected generational ID.
-
-      Received ID:
-        \(received)
-      Expected ID:
-        \(expected)
-    """
-  }
-
   static func unhandledEffectError(fileID: StaticString, line: UInt, error: any Error) -> String {
     """
     An "Effect.run" returned from "\(fileID):\(line)" threw an unhandled error.

@@ -321,8 +321,15 @@ import Testing
 
   @Test func unhandledEffectErrorFailsTheTestAtItsSend() async {
     await expectTestStoreIssue(
-      prefix: "An \"Effect.run\" returned from ArchitectureTests/TestFeatures.swift:",
-      containing: "threw an unhandled error: TestStoreFeatureError().",
+      prefix: #"An "Effect.run" returned from "ArchitectureTests/TestFeatures.swift:"#,
+      containing: """
+        threw an unhandled error.
+
+            TestStoreFeatureError()
+
+        All non-cancellation errors must be explicitly handled via the "catch" parameter on \
+        "Effect.run", or via a "do" block.
+        """,
     ) { line in
       let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       line.next()
