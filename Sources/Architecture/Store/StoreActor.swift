@@ -234,7 +234,9 @@ func _makeRoot<R: Reducer>(
   _ prepare: ((inout DependencyValues) -> Void)?
 ) -> (R.State, _ReduceFunction<R.State, R.Action>, DependencyValues) {
   var dependencies = DependencyValues._effective
-  prepare?(&dependencies)
+  if let prepare {
+    DependencyValues.$_isSetting.withValue(true) { prepare(&dependencies) }
+  }
   dependencies.prepareForStore()
   return DependencyValues.$current.withValue(dependencies) {
     _ReduceContext.with(_DependencyBox(dependencies)) {

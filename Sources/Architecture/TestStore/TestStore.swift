@@ -189,7 +189,7 @@ public final class TestStore<State: Equatable, Action> {
     // store, as in TCA; presented and stack children dismiss themselves as usual.
     let dismissal = _TestStoreDismissal()
     dependencies.dismiss = DismissEffect { dismissal.dismiss() }
-    prepareDependencies(&dependencies)
+    DependencyValues.$_isSetting.withValue(true) { prepareDependencies(&dependencies) }
     dependencies.prepareForStore()
     let runtime = _TestStoreRuntime<State, Action>(
       dependencies: dependencies, sharedChanges: sharedChanges)

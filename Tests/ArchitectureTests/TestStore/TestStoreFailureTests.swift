@@ -319,6 +319,26 @@ import Testing
     }
   }
 
+  @Test func modifyingADependencyWithoutTestValueInWithDependenciesIsNoFailure() async {
+    // Read to be modified (`$0.liveOnly += 1`), as a test gives it a test implementation.
+    let store = TestStore(initialState: 0) {
+      Reduce<Int, Bool> { state, _ in
+        @Dependency(\.liveOnly) var liveOnly
+        state = liveOnly
+        return .none
+      }
+    } withDependencies: {
+      $0.liveOnly += 1
+    }
+    await store.send(true) { $0 = 43 }
+    withDependencies {
+      $0.liveOnly += 1
+    } operation: {
+      @Dependency(\.liveOnly) var liveOnly
+      #expect(liveOnly == 43)
+    }
+  }
+
   @Test func unhandledEffectErrorFailsTheTestAtItsSend() async {
     await expectTestStoreIssue(
       prefix: #"An "Effect.run" returned from "ArchitectureTests/TestFeatures.swift:"#,
@@ -378,7 +398,10 @@ private enum LiveOnlyKey: DependencyKey {
 }
 
 extension DependencyValues {
-  fileprivate var liveOnly: Int { self[LiveOnlyKey.self] }
+  fileprivate var liveOnly: Int {
+    get { self[LiveOnlyKey.self] }
+    set { self[LiveOnlyKey.self] = newValue }
+  }
 }
 
 /// The line where a test expects an issue, marked from inside the test body.
