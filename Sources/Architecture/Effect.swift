@@ -16,12 +16,13 @@
 /// on the Swift concurrency runtime with the store's dependencies; cancellation operators act
 /// on the store's in-flight effects.
 public struct Effect<Action>: Sendable {
+  /// The effect's operations, as the store runs them (``operation`` is TCA's view of them).
   @usableFromInline
-  let operation: _Operation<Action>
+  let _operation: _Operation<Action>
 
   @usableFromInline
   init(operation: _Operation<Action>) {
-    self.operation = operation
+    self._operation = operation
   }
 
   /// An effect that does nothing.
@@ -57,14 +58,18 @@ public struct Effect<Action>: Sendable {
   ///     thrown once the effect is cancelled, which end it quietly. Without it a thrown error
   ///     is reported as a runtime warning.
   ///   - fileID: The source file, for the runtime warning.
+  ///   - filePath: The source file's path, where a test failure is shown.
   ///   - line: The source line, for the runtime warning.
+  ///   - column: The source column, where a test failure is shown.
   /// - Returns: The effect.
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
     catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
     fileID: StaticString = #fileID,
-    line: UInt = #line
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
   ) -> Self {
     // The location is formatted only if it is needed (formatting it costs more than the rest
     // of creating the effect).
@@ -87,8 +92,8 @@ public struct Effect<Action>: Sendable {
             } else {
               @Dependency(\.runtimeWarnings) var runtimeWarnings
               runtimeWarnings(
-                "An \"Effect.run\" returned from \(fileID):\(line) threw an unhandled error:"
-                  + " \(error). Handle it with the \"catch\" parameter.")
+                _ReducerIssues.unhandledEffectError(fileID: fileID, line: line, error: error),
+                fileID: fileID, filePath: filePath, line: line, column: column)
             }
           }
         }
@@ -121,7 +126,7 @@ public struct Effect<Action>: Sendable {
 
   @usableFromInline
   func _merge(with other: Self) -> Self {
-    switch (self.operation, other.operation) {
+    switch (self._operation, other._operation) {
     case (.none, _): return other
     case (_, .none): return self
     case (.merge(let lhs), .merge(let rhs)): return Self(operation: .merge(lhs + rhs))
@@ -146,7 +151,7 @@ public struct Effect<Action>: Sendable {
 
   /// Runs this effect, then another.
   public func concatenate(with other: Self) -> Self {
-    switch (self.operation, other.operation) {
+    switch (self._operation, other._operation) {
     case (.none, _): return other
     case (_, .none): return self
     case (.concatenate(let lhs), .concatenate(let rhs)):
@@ -158,6 +163,9 @@ public struct Effect<Action>: Sendable {
 
   /// Transforms the actions this effect sends.
   ///
+  /// `transform` runs with the dependencies in force where `map` is called, as in TCA: a
+  /// `withDependencies` around it applies to the actions of `.run` work too.
+  ///
   /// - Parameter transform: Maps each action.
   /// - Returns: An effect of the transformed actions.
   @inlinable
@@ -168,13 +176,23 @@ public struct Effect<Action>: Sendable {
 
   @usableFromInline
   func _map<T>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
-    Effect<T>(operation: self.operation.map(transform))
+    // Inside a reduce, `.run` work already runs with the dependencies of the reducer that
+    // created it, which are those in force here (the scoping reducers that map their children's
+    // effects read none): no need to pay for a task-local per action.
+    guard _ReduceContext.current == nil else {
+      return Effect<T>(operation: self._operation.map(transform))
+    }
+    let dependencies = DependencyValues.current
+    return Effect<T>(
+      operation: self._operation.map { action in
+        DependencyValues.$current.withValue(dependencies) { transform(action) }
+      })
   }
 
   /// Whether this is `.none` (used to skip work on the send path).
   @inlinable
   var isNone: Bool {
-    if case .none = self.operation { return true }
+    if case .none = self._operation { return true }
     return false
   }
 }
@@ -202,7 +220,7 @@ indirect enum _Operation<Action>: Sendable {
       return .send(_UncheckedSendable(transform(action.value)))
     case .run(let priority, let dependencies, let operation):
       return .run(priority, dependencies) { send in
-        await operation(Send { action in await send(transform(action)) })
+        await operation(Send(_isolated: { action in await send(transform(action)) }))
       }
     case .merge(let operations):
       return .merge(operations.map { $0.map(transform) })

@@ -14,6 +14,15 @@ public enum ReducerBuilder<State, Action> {
     expression
   }
 
+  /// A reducer of an existential type (`any ReducerOf<Feature>`), as in TCA.
+  @inlinable
+  @_disfavoredOverload
+  public static func buildExpression(_ expression: any Reducer<State, Action>) -> Reduce<
+    State, Action
+  > {
+    Reduce(expression)
+  }
+
   /// The first reducer of a block.
   @inlinable
   public static func buildPartialBlock<R: Reducer<State, Action>>(first: R) -> R {

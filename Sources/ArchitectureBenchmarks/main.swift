@@ -1,8 +1,10 @@
 // Release benchmark of the Architecture core: `swift run -c release ArchitectureBenchmarks`.
 //
 // Each figure is ns per action, the median of 5 runs. Sends are measured from inside the
-// store's isolation (an `isolated Store` parameter), i.e. the cost a caller already on the
-// store's executor pays, as the host's I/O thread does with `assumeIsolated`.
+// store's isolation: `Store` (TCA's shape, on the main actor) from the main actor, as a view
+// sends; `StoreActor` (the host's) through an `isolated` parameter, the cost a caller already
+// on the store's executor pays, as the host's I/O thread does with `assumeIsolated`. Both run
+// the same core.
 import Architecture
 
 /// `ArchitectureBenchmarks a` (or b, c) runs only the benchmarks whose label starts with it.
@@ -60,7 +62,12 @@ func measure(_ label: String, iterations: Int, _ body: (Int) async -> Void) asyn
   return median
 }
 
-func sendIncrements(_ store: isolated Store<Counter.State, Counter.Action>, _ n: Int) {
+@MainActor
+func sendIncrements(_ store: Store<Counter.State, Counter.Action>, _ n: Int) {
+  for _ in 0..<n { store.send(.increment) }
+}
+
+func sendIncrements(_ store: isolated StoreActor<Counter.State, Counter.Action>, _ n: Int) {
   for _ in 0..<n { store.send(.increment) }
 }
 
@@ -68,8 +75,19 @@ func sendIncrements(_ store: isolated Store<Counter.State, Counter.Action>, _ n:
 /// to one element (the "an action to one element": the algorithmic cost, which an O(n)
 /// copy would blow up); stride 7919 (prime) spreads the actions over the whole collection, which
 /// adds the cache and TLB misses of touching a random element of a 4 MB array and its index.
+@MainActor
 func sendElementActions(
-  _ store: isolated Store<Root.State, Root.Action>, _ n: Int, count: Int, stride: Int
+  _ store: Store<Root.State, Root.Action>, _ n: Int, count: Int, stride: Int
+) {
+  var id = count / 2
+  for _ in 0..<n {
+    store.send(.list(.items(.element(id: id, action: .leaf(.increment)))))
+    id = (id &+ stride) % count
+  }
+}
+
+func sendElementActions(
+  _ store: isolated StoreActor<Root.State, Root.Action>, _ n: Int, count: Int, stride: Int
 ) {
   var id = count / 2
   for _ in 0..<n {
@@ -90,7 +108,8 @@ func blackHole<T>(_ value: T) {}
 
 print("Architecture benchmarks (release), ns/action, median of 5 runs")
 
-// (a) Store.send of a counter increment, one stateChanges() observer attached.
+// (a) Store.send of a counter increment from the main actor, one stateChanges() observer
+// attached.
 let counterStore = Store(initialState: Counter.State()) { Counter() }
 let observer = Task {
   var seen = 0
@@ -99,20 +118,36 @@ let observer = Task {
 }
 try? await Task.sleep(for: .milliseconds(50))
 let a = await measure("(a) Store.send counter, 1 stateChanges observer", iterations: 2_000_000) {
-  await sendIncrements(counterStore, $0)
+  sendIncrements(counterStore, $0)
 }
 observer.cancel()
 
 // (a') the same with a synchronous observer called after every action.
 let observedStore = Store(initialState: Counter.State()) { Counter() }
-await observedStore.observe { state in blackHole(state) }
+observedStore.observe { state in blackHole(state) }
 _ = await measure(
   "(a') Store.send counter, 1 synchronous observe() observer", iterations: 2_000_000
 ) {
-  await sendIncrements(observedStore, $0)
+  sendIncrements(observedStore, $0)
 }
 
+// (a'') StoreActor.send of a counter increment from its isolation, one stateChanges() observer.
+let counterActor = StoreActor(initialState: Counter.State()) { Counter() }
+let actorObserver = Task {
+  var seen = 0
+  for await _ in counterActor.stateChanges() { seen += 1 }
+  return seen
+}
+try? await Task.sleep(for: .milliseconds(50))
+_ = await measure(
+  "(a'') StoreActor.send counter, 1 stateChanges observer", iterations: 2_000_000
+) {
+  await sendIncrements(counterActor, $0)
+}
+actorObserver.cancel()
+
 // (b) An element action 3 levels deep: Scope → forEach → Scope.
+@MainActor
 func elementStore(count: Int) -> Store<Root.State, Root.Action> {
   let items = IdentifiedArrayOf<Item.State>(
     uniqueElements: (0..<count).map { Item.State(id: $0, title: "Item \($0)") })
@@ -126,8 +161,8 @@ let (b1k, b100k) = await measurePair(
     "(b) element action 3 levels deep, 100,000 elements"
   ),
   iterations: 1_000_000,
-  { await sendElementActions(small, $0, count: 1_000, stride: 0) },
-  { await sendElementActions(large, $0, count: 100_000, stride: 0) }
+  { sendElementActions(small, $0, count: 1_000, stride: 0) },
+  { sendElementActions(large, $0, count: 100_000, stride: 0) }
 )
 let (b1kSpread, b100kSpread) = await measurePair(
   (
@@ -135,8 +170,26 @@ let (b1kSpread, b100kSpread) = await measurePair(
     "(b') the same, actions spread over all 100,000 elements"
   ),
   iterations: 1_000_000,
-  { await sendElementActions(small, $0, count: 1_000, stride: 7919) },
-  { await sendElementActions(large, $0, count: 100_000, stride: 7919) }
+  { sendElementActions(small, $0, count: 1_000, stride: 7919) },
+  { sendElementActions(large, $0, count: 100_000, stride: 7919) }
+)
+
+// (b'') The same as (b) in a StoreActor.
+func elementActor(count: Int) -> StoreActor<Root.State, Root.Action> {
+  let items = IdentifiedArrayOf<Item.State>(
+    uniqueElements: (0..<count).map { Item.State(id: $0, title: "Item \($0)") })
+  return StoreActor(initialState: Root.State(list: List.State(items: items))) { Root() }
+}
+let smallActor = elementActor(count: 1_000)
+let largeActor = elementActor(count: 100_000)
+_ = await measurePair(
+  (
+    "(b'') StoreActor: element action 3 levels deep, 1,000 elements",
+    "(b'') StoreActor: element action 3 levels deep, 100,000 elements"
+  ),
+  iterations: 1_000_000,
+  { await sendElementActions(smallActor, $0, count: 1_000, stride: 0) },
+  { await sendElementActions(largeActor, $0, count: 100_000, stride: 0) }
 )
 
 // (c) The bare reducer call, the floor.

@@ -78,7 +78,7 @@ extension AlertState where Action == Animated.Action.Alert {
   }
 
   @Test func aStoreSendsWithAnAnimation() async {
-    let store = Store(initialState: Animated.State()) { Animated() }
+    let store = StoreActor(initialState: Animated.State()) { Animated() }
     await store.send(.tick, animation: .spring(response: 0.3, dampingFraction: 0.7)).finish()
     #expect(await store.state.count == 1)
   }

@@ -153,7 +153,7 @@ struct SearchScreen: Reducer {
   @Test func aFailureShowsTheFieldAndTheValueOfABinding() async {
     await expectTestStoreIssue(
       """
-      Received unexpected action: …
+      Received unexpected action:
 
           − SettingsForm.Action.binding(.set(\\State.displayName, "Nobody"))
           + SettingsForm.Action.binding(.set(\\State.displayName, "Anonymous"))

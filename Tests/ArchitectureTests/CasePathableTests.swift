@@ -106,7 +106,7 @@ private enum Destination: Equatable, Sendable, CasePathable {
     await store.send(.counter(.increment)) {
       $0.modify(\.success) { $0.count = 1 }
     }
-    let failed = Store(initialState: .failure(LoadError())) { Outcome() }
+    let failed = StoreActor(initialState: .failure(LoadError())) { Outcome() }
     await failed.send(.counter(.increment))
     #expect(await failed.state == .failure(LoadError()))
   }

@@ -130,7 +130,7 @@ private struct Navigator: Reducer {
     withKnownIssue {
       path[id: 0, case: \.counter] = Counter.State(count: 5)
     } matching: { issue in
-      issue.comments.contains { $0.rawValue.hasPrefix("Can't modify the element #0") }
+      issue.comments.contains { $0.rawValue == #"Can't modify unrelated case "alert""# }
     }
     #expect(path[id: 0] == .alert(AlertState { TextState("Sure?") }))
   }

@@ -41,17 +41,17 @@ private struct Greeter: Reducer {
   }
 
   @Test func eachStoreUsesItsOwnOverrides() async {
-    let one = Store(initialState: []) {
+    let one = StoreActor(initialState: [String]()) {
       Greeter()
     } withDependencies: {
       $0.greeting = "one"
     }
-    let two = Store(initialState: []) {
+    let two = StoreActor(initialState: [String]()) {
       Greeter()
     } withDependencies: {
       $0.greeting = "two"
     }
-    let plain = Store(initialState: []) { Greeter() }
+    let plain = StoreActor(initialState: [String]()) { Greeter() }
     await one.send(())
     await two.send(())
     await plain.send(())
@@ -64,7 +64,7 @@ private struct Greeter: Reducer {
     let store = withDependencies {
       $0.greeting = "captured"
     } operation: {
-      Store(initialState: []) { Greeter() }
+      StoreActor(initialState: [String]()) { Greeter() }
     }
     await withDependencies {
       $0.greeting = "caller"
@@ -76,7 +76,7 @@ private struct Greeter: Reducer {
 
   @Test func effectsInheritTheStoresDependencies() async {
     let date = Date(timeIntervalSince1970: 1_234)
-    let store = Store(initialState: Effects.State()) {
+    let store = StoreActor(initialState: Effects.State()) {
       Effects()
     } withDependencies: {
       $0.date = .constant(date)
@@ -87,8 +87,8 @@ private struct Greeter: Reducer {
 
   @Test func reducersCalledOffAnyTaskSeeTheStoresDependencies() async {
     let executor = QueueExecutor(label: "deps")
-    let store = Store(
-      initialState: [], reducer: { Greeter() },
+    let store = StoreActor(
+      initialState: [String](), reducer: { Greeter() },
       withDependencies: { $0.greeting = "from store" }, executor: executor)
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
       executor.execute {
@@ -101,8 +101,8 @@ private struct Greeter: Reducer {
   }
 
   @Test func uuidsIncrementPerStoreInATestContext() async {
-    let one = Store(initialState: Effects.State()) { Effects() }
-    let two = Store(initialState: Effects.State()) { Effects() }
+    let one = StoreActor(initialState: Effects.State()) { Effects() }
+    let two = StoreActor(initialState: Effects.State()) { Effects() }
     await one.send(.readUUID)
     await one.send(.readUUID)
     await two.send(.readUUID)

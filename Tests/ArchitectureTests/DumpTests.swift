@@ -64,12 +64,10 @@ struct MakesID: Reducer {
   @Test func twoDifferentUUIDsShowDifferentlyInAFailure() async {
     await expectTestStoreIssue(
       """
-      A state change does not match expectation: …
+      A state change does not match expectation.
 
-            MakesID.State(
-          −   id: UUID(00000000-0000-0000-0000-000000000001)
-          +   id: UUID(00000000-0000-0000-0000-000000000000)
-            )
+          − MakesID.State(id: UUID(00000000-0000-0000-0000-000000000001))
+          + MakesID.State(id: UUID(00000000-0000-0000-0000-000000000000))
 
       (Expected: −, Actual: +)
       """

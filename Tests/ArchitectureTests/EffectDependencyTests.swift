@@ -128,7 +128,7 @@ private struct Greeters: Reducer {
   }
 
   @Test func aPlainStoreRunsChildEffectsWithTheOverride() async {
-    let store = Store(initialState: Greeters.State()) { Greeters() }
+    let store = StoreActor(initialState: Greeters.State()) { Greeters() }
     await store.send(.formal(.greetButtonTapped)).finish()
     await store.send(.own(.greetButtonTapped)).finish()
     #expect(await store.state.formal.greeting == "Good morning!")

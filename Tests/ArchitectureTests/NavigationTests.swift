@@ -80,7 +80,8 @@ import Testing
     let store = makeStore(Host.State(), clock: clock, Host())
     await store.send(.present(Ticker.State()))
     let task = await store.send(.destination(.presented(.start)))
-    await store.send(.present(Ticker.State()))
+    // Another identity (TCA's rule: an Identifiable child's `id`) is another presentation.
+    await store.send(.present(Ticker.State(id: 1)))
     #expect(await finishes(task))
     await clock.advance(by: .seconds(2))
     #expect(await store.state.destination?.ticks == 0)

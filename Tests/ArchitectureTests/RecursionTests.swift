@@ -144,7 +144,7 @@ private func row(_ path: UUID..., action: Nested.Action) -> Nested.Action {
   @Test func aStoreOfARecursiveFeatureIsCreatedAndSentTo() async {
     // A plain store too (the test store wraps the reducer): creating it used to overflow the
     // stack, building rows of rows forever.
-    let store = Store(initialState: Nested.State(id: UUID(0))) { Nested() }
+    let store = StoreActor(initialState: Nested.State(id: UUID(0))) { Nested() }
     await store.send(.addRowButtonTapped)
     await store.send(.addRowButtonTapped)
     await store.send(.rows(.element(id: UUID(1), action: .nameTextFieldChanged("Second"))))
@@ -154,7 +154,7 @@ private func row(_ path: UUID..., action: Nested.Action) -> Nested.Action {
   @Test func modifiersAroundTheInnerFeatureDoNotBuildItForever() async {
     let printed = Collector()
     let child = Nested.State(id: UUID(1), rows: [Nested.State(id: UUID(2))])
-    let store = Store(initialState: Nested.State(id: UUID(0), rows: [child])) {
+    let store = StoreActor(initialState: Nested.State(id: UUID(0), rows: [child])) {
       NestedWithModifiers(printed: printed)
     }
     await store.send(row(UUID(1), UUID(2), action: .nameTextFieldChanged("x")))

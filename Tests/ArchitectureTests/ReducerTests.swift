@@ -60,7 +60,7 @@ private struct Built: Reducer {
       }
     }
     let evaluations = Counter()
-    let store = Store(initialState: 0) { Counted(evaluations: evaluations) }
+    let store = StoreActor(initialState: 0) { Counted(evaluations: evaluations) }
     for _ in 0..<10 { await store.send(()) }
     #expect(await store.state == 10)
     #expect(evaluations.count.withLock { $0 } == 1)
@@ -86,7 +86,7 @@ private struct Built: Reducer {
         }
       }
     }
-    let store = Store(initialState: Parent.State()) { ParentFeature() }
+    let store = StoreActor(initialState: Parent.State()) { ParentFeature() }
     await store.send(.counter(.increment))
     #expect(await store.state.counter.count == 10)
     #expect(
@@ -108,7 +108,7 @@ private struct Built: Reducer {
         }
       }
     }
-    let store = Store(initialState: Mode.State.idle) { Feature() }
+    let store = StoreActor(initialState: Mode.State.idle) { Feature() }
     await store.send(.counting(.increment))
     #expect(await store.state == .idle)
     await store.send(.start)
@@ -123,7 +123,7 @@ private struct Built: Reducer {
     await store.send(.optional(.increment))
     #expect(warnings.values.count == 1)
     #expect(warnings.values.first?.contains("\"ifLet\"") == true)
-    #expect(warnings.values.first?.contains("child state was nil") == true)
+    #expect(warnings.values.first?.contains(#"received a child action when child state was "nil""#) == true)
     await store.send(.setOptional(Counter.State()))
     await store.send(.optional(.increment))
     #expect(await store.state.optional?.count == 1)
@@ -153,7 +153,7 @@ private struct Built: Reducer {
     await store.send(.counters(.element(id: 9, action: .increment)))
     #expect(warnings.values.count == 1)
     #expect(warnings.values.first?.contains("missing element") == true)
-    #expect(warnings.values.first?.contains("id: 9") == true)
+    #expect(warnings.values.first?.contains(#"received an action for a missing element"#) == true)
     #expect(await store.state.counters.map(\.count) == [-1, 2])
   }
 

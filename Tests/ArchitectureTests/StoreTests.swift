@@ -64,7 +64,7 @@ import Testing
   @Test func scopedStoresShareTheRootsExecutor() async {
     let store = makeStore(Parent.State(), Parent())
     let child = await store.scope(state: \.counter, action: \.counter)
-    func readChild(_ root: isolated Store<Parent.State, Parent.Action>) -> Int {
+    func readChild(_ root: isolated StoreActor<Parent.State, Parent.Action>) -> Int {
       // Crashes unless the child runs on the same executor as its root.
       child.assumeIsolated { $0.state.count }
     }
@@ -104,7 +104,7 @@ import Testing
         return .none
       }
     }
-    let store = Store(initialState: Box()) { Feature() }
+    let store = StoreActor(initialState: Box()) { Feature() }
     let seen = Locked<[Int]>([])
     let observer = Task { () -> [Int] in
       for await state in store.stateChanges() {
@@ -179,7 +179,7 @@ import Testing
         return .none
       }
     }
-    let store = Store(initialState: 0, reducer: { Feature(seen: seen) }, executor: executor)
+    let store = StoreActor(initialState: 0, reducer: { Feature(seen: seen) }, executor: executor)
     await store.send(1)
     // A plain callback on the executor's thread (no task), as a socket read.
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

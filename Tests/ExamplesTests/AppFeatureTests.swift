@@ -67,15 +67,20 @@ import Testing
     #expect(cart.embed(.payButtonTapped) == .shop(.cart(.presented(.payButtonTapped))))
   }
 
-  @Test func scopedStoresDriveTheRoot() async {
+  @MainActor @Test func scopedStoresDriveTheRoot() {
     let store = Store(initialState: AppFeature.State(todos: Todos.State())) { AppFeature() }
-    let counter = await store.scope(state: \.counter, action: \.counter)
-    await counter.send(.incrementButtonTapped)
-    let stepper = await store.scope(
+    let counter = store.scope(state: \.counter, action: \.counter)
+    counter.send(.incrementButtonTapped)
+    let stepper = store.scope(
       state: \.shop.productList.products, action: \.shop.productList.products)
-    await stepper.send(.element(id: 1, action: .addToCart(.didTapPlusButton)))
-    #expect(await store.state.counter.count == 1)
-    // No products are loaded: the element action was reported (to standard error) and ignored.
-    #expect(await store.state.shop.productList.products.isEmpty)
+    // No products are loaded: the element action is reported (in a test, as a failure, as TCA
+    // does) and ignored.
+    withKnownIssue {
+      stepper.send(.element(id: 1, action: .addToCart(.didTapPlusButton)))
+    } matching: { issue in
+      issue.comments.first?.rawValue.contains("received an action for a missing element") == true
+    }
+    #expect(store.counter.count == 1)
+    #expect(store.shop.productList.products.isEmpty)
   }
 }

@@ -80,7 +80,7 @@ import Testing
       await store.send(.todos(.element(id: uuid(9), action: .toggleCompleted)))
     } matching: { issue in
       let message = issue.comments.first?.rawValue ?? ""
-      return message.hasPrefix("A \"forEach\" at Examples/Todos.swift:")
+      return message.hasPrefix(#"A "forEach" at "Examples/Todos.swift:"#)
         && message.contains("received an action for a missing element.")
     }
   }

@@ -51,7 +51,7 @@ final class ShownCount: Sendable {
   }
 }
 
-/// One piece of code, two stores: the view model above runs unchanged on a local `Store` and on
+/// One piece of code, two stores: the view model above runs unchanged on a local `StoreActor` and on
 /// a `RemoteStore` of a real host (a `StoreHost` serving the example app in this process).
 @Suite(.timeLimit(.minutes(1))) struct StoreProtocolTests {
   /// What the test does with a counter store, whichever kind: returns the counts it saw.
@@ -68,7 +68,7 @@ final class ShownCount: Sendable {
   }
 
   @Test func aViewModelRunsUnchangedOnALocalStore() async {
-    let store = Store(initialState: Counter.State()) { Counter() }
+    let store = StoreActor(initialState: Counter.State()) { Counter() }
     #expect(await self.exercise(store) == [3, 2])
   }
 

@@ -67,6 +67,18 @@ public struct BindingAction<Root>: CasePathable, @unchecked Sendable {
     self.valueDump = { _dumpLines(value).joined(separator: "\n") }
   }
 
+  /// An action that sets a `@BindingState` property; its key path is the binding state's
+  /// (`\.$text`), which is what `~=` and the case paths compare.
+  init<Value: Equatable & Sendable>(
+    bindingState keyPath: WritableKeyPath<Root, BindingState<Value>> & Sendable, value: Value
+  ) {
+    self.keyPath = keyPath
+    self.value = value
+    self.apply = { $0[keyPath: keyPath].wrappedValue = value }
+    self.isEqualValue = { ($0 as? Value) == value }
+    self.valueDump = { _dumpLines(value).joined(separator: "\n") }
+  }
+
   /// An action that sets a field of the state to a value.
   ///
   /// ```swift

@@ -10,15 +10,19 @@
 /// @Dependency(\.date.now) var now
 /// ```
 public struct DateGenerator: Sendable {
-  let generate: @Sendable () -> Date
+  var generate: @Sendable () -> Date
 
   /// Creates a generator from a closure.
   public init(_ generate: @escaping @Sendable () -> Date) {
     self.generate = generate
   }
 
-  /// The current date.
-  public var now: Date { self.generate() }
+  /// The current date. Setting it makes the generator return that date from then on, as
+  /// swift-dependencies' (`$0.date.now = Date(timeIntervalSince1970: 0)` in a test).
+  public var now: Date {
+    get { self.generate() }
+    set { self.generate = { newValue } }
+  }
 
   /// Returns the current date.
   public func callAsFunction() -> Date {

@@ -53,10 +53,20 @@ public protocol TestDependencyKey {
   static var testValue: Value { get }
 }
 
+extension DependencyValues {
+  /// Whether dependencies are being overridden (a `withDependencies` closure, a store's or
+  /// test store's `withDependencies:`): a value read there to be modified is not reported as
+  /// missing a test implementation.
+  @TaskLocal static var _isSetting = false
+}
+
 extension DependencyKey {
   /// By default a test context uses the live value and reports a runtime warning saying the
   /// dependency has no test implementation.
   public static var testValue: Value {
+    // Read to be modified (`$0.client.fetch = { 1 }` in `withDependencies`): that is how a test
+    // gives it a test implementation, as in swift-dependencies.
+    if DependencyValues._isSetting { return self.liveValue }
     let message =
       "@Dependency(\(Self.self)) has no test implementation and was accessed in a test context;"
       + " its live value is used. Override it with withDependencies or give the key a testValue."

@@ -130,7 +130,7 @@ public func withDependencies<R>(
   operation: () throws -> R
 ) rethrows -> R {
   var values = DependencyValues._effective
-  try update(&values)
+  try DependencyValues.$_isSetting.withValue(true) { try update(&values) }
   return try DependencyValues.$current.withValue(values) {
     // Inside a reduce, the reduce context wins over the task-local: update it too.
     guard _ReduceContext.current != nil else { return try operation() }
@@ -151,7 +151,7 @@ public func withDependencies<R>(
   operation: () async throws -> R
 ) async rethrows -> R {
   var values = DependencyValues._effective
-  try await update(&values)
+  try await DependencyValues.$_isSetting.withValue(true) { try await update(&values) }
   return try await DependencyValues.$current.withValue(values, operation: operation)
 }
 

@@ -22,9 +22,7 @@
 /// clock waits until that executor is idle. For other tasks (a plain ``Store``'s effects, or a
 /// task the test starts itself) Swift cannot tell when they are idle, so the clock yields to
 /// them for a while, as swift-clocks' test clock does.
-public final class TestClock: Clock, Sendable {
-  /// The test clock's duration type.
-  public typealias Duration = Swift.Duration
+public final class TestClock<Duration: DurationProtocol & Hashable>: Clock, Sendable {
 
   /// A point in a test clock's time: an offset from its start.
   public struct Instant: InstantProtocol, Sendable, Hashable {
@@ -82,7 +80,7 @@ public final class TestClock: Clock, Sendable {
   /// Creates a test clock.
   ///
   /// - Parameter now: The starting instant.
-  public init(now: Instant = Instant()) {
+  public init(now: Instant) {
     self.state = _Lock(State(now: now))
   }
 
@@ -178,15 +176,29 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
-  /// Advances the clock until nothing sleeps on it any more.
+  /// Advances the clock until nothing sleeps on it any more, or by `limit` at most.
   ///
   /// - Parameter limit: How far to advance at most, against runaway timers.
-  public func run(limit: Duration = .seconds(60 * 60 * 24)) async {
+  public func run(limit: Duration) async {
     let end = self.now.advanced(by: limit)
     await self.settle()
     while let next = self.state.withLock({ $0.sleepers.map(\.deadline).min() }), next <= end {
       await self.advance(to: next)
     }
+  }
+}
+
+extension TestClock where Duration == Swift.Duration {
+  /// Creates a test clock of `Swift.Duration` starting at offset zero: what `TestClock()`
+  /// means, as in swift-clocks.
+  public convenience init() {
+    self.init(now: Instant())
+  }
+
+  /// Advances the clock until nothing sleeps on it any more, or by one day at most (against
+  /// runaway timers).
+  public func run() async {
+    await self.run(limit: .seconds(60 * 60 * 24))
   }
 }
 

@@ -198,3 +198,17 @@ extension Store {
     self.send(action)
   }
 }
+
+extension StoreActor {
+  /// Sends an action with an animation, as ``Store/send(_:animation:)``. The action is reduced
+  /// exactly as by ``send(_:)``.
+  ///
+  /// - Parameters:
+  ///   - action: The action.
+  ///   - animation: The animation the caller asks for.
+  /// - Returns: A task for the effects the action started.
+  @discardableResult
+  public func send(_ action: Action, animation: Animation?) -> StoreTask {
+    self.send(action)
+  }
+}

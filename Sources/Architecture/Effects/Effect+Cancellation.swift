@@ -20,7 +20,7 @@ extension Effect {
   public func cancellable<ID: Hashable & Sendable>(id: ID, cancelInFlight: Bool = false) -> Self {
     if self.isNone && !cancelInFlight { return self }
     return Self(
-      operation: .cancellable(_CancelID(id), cancelInFlight: cancelInFlight, self.operation))
+      operation: .cancellable(_CancelID(id), cancelInFlight: cancelInFlight, self._operation))
   }
 
   /// An effect that cancels the running effects with an id. Cancellation is prompt: their
@@ -51,7 +51,7 @@ extension Effect {
     clock: any Clock<Duration>
   ) -> Self {
     if self.isNone { return self }
-    return Self(operation: .debounce(_CancelID(id), duration, clock, self.operation))
+    return Self(operation: .debounce(_CancelID(id), duration, clock, self._operation))
   }
 
   /// Tags this effect with a navigation id and rewrites the ids inside it to be relative to it.
@@ -59,6 +59,6 @@ extension Effect {
     if self.isNone { return self }
     return Self(
       operation: .cancellable(
-        navigationID, cancelInFlight: false, self.operation.scoped(in: navigationID)))
+        navigationID, cancelInFlight: false, self._operation.scoped(in: navigationID)))
   }
 }

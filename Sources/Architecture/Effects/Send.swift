@@ -11,10 +11,25 @@
 public struct Send<Action>: Sendable {
   let send: @Sendable (sending Action) async -> Void
 
-  /// Creates a send function from a closure (useful in tests of effect code).
+  /// Creates a send function from a closure that receives each action on the main actor, as
+  /// TCA's: useful to run an effect's work by hand in a test.
+  ///
+  /// ```swift
+  /// var values: [Int] = []
+  /// await work(Send { values.append($0) })
+  /// ```
   ///
   /// - Parameter send: Receives each sent action.
-  public init(send: @escaping @Sendable (sending Action) async -> Void) {
+  public init(send: @escaping @MainActor @Sendable (Action) -> Void) {
+    self.send = { action in
+      // The action is handed over (`sending`), so it may cross to the main actor.
+      let action = _UncheckedSendable(action)
+      await MainActor.run { send(action.value) }
+    }
+  }
+
+  /// A send function whose closure does its own hopping (the store's: onto its executor).
+  init(_isolated send: @escaping @Sendable (sending Action) async -> Void) {
     self.send = send
   }
 

@@ -106,3 +106,24 @@ extension _EffectRegistry {
   /// The registry of cancellation ids used outside any effect.
   static let outsideEffects = _EffectRegistry()
 }
+
+/// The cancellable work running outside any store (``withTaskCancellation(id:cancelInFlight:operation:)``
+/// and standalone effects), for tests of cancellation: TCA's `_cancellationCancellables`, under
+/// the same SPI.
+///
+/// ```swift
+/// @_spi(Internals) import Architecture
+/// XCTAssertEqual(_cancellationCancellables.count, 0)
+/// ```
+@_spi(Internals)
+public var _cancellationCancellables: _CancellationCancellables { _CancellationCancellables() }
+
+/// A view of the cancellable work running outside any store.
+@_spi(Internals)
+public struct _CancellationCancellables: Sendable {
+  /// The number of tasks registered under a cancellation id, running or cancelled and not yet
+  /// finished.
+  public var count: Int {
+    _EffectRegistry.outsideEffects.count
+  }
+}

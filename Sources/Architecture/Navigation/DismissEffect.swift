@@ -120,6 +120,6 @@ extension Effect {
   /// This effect, able to dismiss its feature by sending `action()`.
   func _dismissing(with action: @escaping @Sendable () -> Action) -> Self {
     if self.isNone { return self }
-    return Self(operation: self.operation._dismissing(with: action))
+    return Self(operation: self._operation._dismissing(with: action))
   }
 }

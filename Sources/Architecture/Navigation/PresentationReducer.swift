@@ -29,7 +29,7 @@ extension Reducer {
     _PresentationReducer(
       parent: self, toPresentationState: toPresentationState,
       toPresentationAction: AnyCasePath(toPresentationAction), destination: destination(),
-      isEphemeral: false, location: "\(fileID):\(line)")
+      isEphemeral: false, location: _SourceLocation(fileID: fileID, line: line))
   }
 
   /// Handles presented state that has no reducer of its own, such as an alert's: any
@@ -56,7 +56,7 @@ extension Reducer {
     _PresentationReducer(
       parent: self, toPresentationState: toPresentationState,
       toPresentationAction: AnyCasePath(toPresentationAction), destination: EmptyReducer(),
-      isEphemeral: true, location: "\(fileID):\(line)")
+      isEphemeral: true, location: _SourceLocation(fileID: fileID, line: line))
   }
 }
 
@@ -70,51 +70,81 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
     toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>,
     destination: Destination,
     isEphemeral: Bool,
-    location: String
+    location: _SourceLocation
   ) {
     let parent = parent._makeReduce()
     let destination = destination._makeReduce()
     let scope = AnyHashable(toPresentationState)
     let embed = toPresentationAction._embed
     let ephemeral = _EphemeralCheck<Destination.State>(always: isEphemeral)
-    func navigationID(_ presentationID: UInt64) -> _CancelID {
-      _CancelID(_NavigationID(scope: scope, identity: AnyHashable(presentationID)))
+    func identity(_ state: Destination.State?) -> AnyHashable? {
+      state.map { AnyHashable(_PresentationIdentity(of: $0)) }
+    }
+    func navigationID(_ identity: AnyHashable) -> _CancelID {
+      _CancelID(_NavigationID(scope: scope, identity: identity))
     }
     self.run = { state, action in
-      let initialID = state[keyPath: toPresentationState].presentationID
+      // Not a copy of the presentation state: holding one would make the destination's
+      // mutation copy its box.
+      let presentedID = state[keyPath: toPresentationState].presentedID
+      let initialIdentity = identity(state[keyPath: toPresentationState].wrappedValue)
+      let initialIsEphemeral = ephemeral.isEphemeral(
+        state[keyPath: toPresentationState].wrappedValue)
       var destinationEffects = Effect<Parent.Action>.none
       let parentEffects: Effect<Parent.Action>
-      switch (initialID, toPresentationAction.extract(from: action)) {
-      case (let initialID?, .dismiss?):
+      switch (initialIdentity, toPresentationAction.extract(from: action)) {
+      case (let initialIdentity?, .dismiss?):
         parentEffects = parent(&state, action)
-        if state[keyPath: toPresentationState].presentationID == initialID {
+        // Dismissed unless the parent presented something else meanwhile (the same
+        // presentation, even re-assigned, is still dismissed).
+        if identity(state[keyPath: toPresentationState].wrappedValue) == initialIdentity {
           state[keyPath: toPresentationState].wrappedValue = nil
         }
-      case (let initialID?, .presented(let destinationAction)?):
-        let dismisses = ephemeral.isEphemeral(state[keyPath: toPresentationState].wrappedValue)
+      case (let initialIdentity?, .presented(let destinationAction)?):
+        let dismisses =
+          initialIsEphemeral
+          && ephemeral.dismisses(
+            state[keyPath: toPresentationState].wrappedValue, after: destinationAction)
         let effects = destination(
           &state[keyPath: toPresentationState].wrappedValue!, destinationAction)
         if !effects.isNone {
           destinationEffects = effects.map { embed(.presented($0)) }
             ._dismissing { embed(.dismiss) }
-            ._scoped(in: navigationID(initialID))
+            ._scoped(in: navigationID(initialIdentity))
         }
         parentEffects = parent(&state, action)
-        if dismisses, state[keyPath: toPresentationState].presentationID == initialID {
+        if dismisses,
+          identity(state[keyPath: toPresentationState].wrappedValue) == initialIdentity
+        {
           state[keyPath: toPresentationState].wrappedValue = nil
         }
       case (nil, _?):
         DependencyValues._effective.runtimeWarnings(
-          "An \"ifLet\" at \(location) received a presentation action when destination state"
-            + " was nil. Action: \(action)")
+          _ReducerIssues.presentationWithoutState(at: location, action: action), at: location)
         parentEffects = parent(&state, action)
       case (_, nil):
         parentEffects = parent(&state, action)
       }
-      let effects = destinationEffects.merge(with: parentEffects)
-      guard let initialID, initialID != state[keyPath: toPresentationState].presentationID
-      else { return effects }
-      return effects.merge(with: Effect(operation: .cancel(navigationID(initialID))))
+      var effects = destinationEffects.merge(with: parentEffects)
+
+      // The presentation whose effects are running (`presentedID`) ends when the presented
+      // identity changes, whichever reducer changed it: its effects are cancelled.
+      let current = state[keyPath: toPresentationState].wrappedValue
+      let currentIdentity = identity(current)
+      if presentedID != currentIdentity {
+        if let presentedID,
+          initialIdentity == nil || (initialIdentity == presentedID && !initialIsEphemeral)
+        {
+          effects = effects.merge(with: Effect(operation: .cancel(navigationID(presentedID))))
+        }
+        state[keyPath: toPresentationState].presentedID = nil
+      }
+      if state[keyPath: toPresentationState].presentedID == nil, let currentIdentity,
+        !ephemeral.isEphemeral(current)
+      {
+        state[keyPath: toPresentationState].presentedID = currentIdentity
+      }
+      return effects
     }
   }
 

@@ -10,19 +10,25 @@
 ///   .ifLet(\.$destination, action: \.destination) { Destination() }
 /// ```
 ///
-/// Each assignment of a new value starts a new *presentation*: the presentation reducer cancels
-/// the effects of the previous one. Mutating the presented value in place keeps it.
+/// A presentation's identity is the presented value's, as in TCA: its `id` when it is
+/// `Identifiable`, its case (and its payload's `id`) when it is an enum, else just its place. The
+/// presentation reducer cancels the effects of a presentation once its identity is gone —
+/// dismissed, set to `nil`, or replaced by a value of another identity, by any reducer (a change
+/// made outside the `ifLet` is seen by the next action that reaches it). Mutating the presented
+/// value in place, or replacing it by one of the same identity, keeps the presentation.
 /// The value lives in a copy-on-write box, so recursive destinations are possible and copies
 /// are cheap. Equality, hashing and `Codable` see only the wrapped optional value.
 @propertyWrapper
 public struct PresentationState<State> {
   var box: _PresentationBox<State>
-  var generation: UInt64
+  /// The identity of the presentation the presentation reducer last saw mounted (its effects
+  /// run under it), or `nil`. Not part of the value: equality ignores it.
+  var presentedID: AnyHashable?
 
   /// Wraps an optional presented state.
   public init(wrappedValue: State?) {
     self.box = _PresentationBox(wrappedValue)
-    self.generation = 0
+    self.presentedID = nil
   }
 
   /// The presented state, or `nil`.
@@ -31,13 +37,10 @@ public struct PresentationState<State> {
     set {
       self.uniqueBox()
       self.box.value = newValue
-      self.generation &+= 1
     }
     _modify {
       self.uniqueBox()
-      let wasNil = self.box.value == nil
       yield &self.box.value
-      if wasNil, self.box.value != nil { self.generation &+= 1 }
     }
   }
 
@@ -46,11 +49,6 @@ public struct PresentationState<State> {
     get { self }
     set { self = newValue }
     _modify { yield &self }
-  }
-
-  /// The identity of the current presentation, or `nil` when nothing is presented.
-  var presentationID: UInt64? {
-    self.box.value == nil ? nil : self.generation
   }
 
   private mutating func uniqueBox() {
@@ -72,9 +70,11 @@ final class _PresentationBox<State> {
 extension PresentationState: @unchecked Sendable where State: Sendable {}
 
 extension PresentationState: Equatable where State: Equatable {
-  /// Compares the presented values.
+  /// Compares the presented values; two copies of one presentation are equal at once, without
+  /// comparing what they present (as TCA's fast path: comparing deeply nested destinations
+  /// would otherwise compare every level).
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.wrappedValue == rhs.wrappedValue
+    lhs.box === rhs.box || lhs.wrappedValue == rhs.wrappedValue
   }
 }
 

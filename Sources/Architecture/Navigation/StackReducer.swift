@@ -29,7 +29,7 @@ extension Reducer {
   where Destination.State == DestinationState, Destination.Action == DestinationAction {
     _StackReducer(
       parent: self, toStackState: toStackState, toStackAction: AnyCasePath(toStackAction),
-      destination: destination(), location: "\(fileID):\(line)")
+      destination: destination(), location: _SourceLocation(fileID: fileID, line: line))
   }
 }
 
@@ -42,7 +42,7 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     toStackState: WritableKeyPath<Parent.State, StackState<Destination.State>>,
     toStackAction: AnyCasePath<Parent.Action, StackAction<Destination.State, Destination.Action>>,
     destination: Destination,
-    location: String
+    location: _SourceLocation
   ) {
     let parent = parent._makeReduce()
     let destination = destination._makeReduce()
@@ -52,7 +52,7 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
       _CancelID(_NavigationID(scope: scope, identity: AnyHashable(id)))
     }
     func warn(_ message: String) {
-      DependencyValues._effective.runtimeWarnings("A \"forEach\" at \(location) \(message)")
+      DependencyValues._effective.runtimeWarnings(message, at: location)
     }
     self.run = { state, action in
       let idsBefore = state[keyPath: toStackState].ids
@@ -70,7 +70,7 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
               ._scoped(in: navigationID(id))
           }
         } else {
-          warn("received an action for a missing element. Action: \(action); id: \(id)")
+          warn(_ReducerIssues.stackMissingElement(at: location, action: action))
         }
         parentEffects = parent(&state, action)
       case .popFrom(let id)?:
@@ -78,12 +78,15 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
         if state[keyPath: toStackState].storage.index(id: id) != nil {
           state[keyPath: toStackState].pop(from: id)
         } else {
-          warn("received a pop for a missing element. Action: \(action); id: \(id)")
+          warn(
+            _ReducerIssues.stackPopMissing(
+              at: location, id: id, ids: state[keyPath: toStackState].ids))
         }
       case .push(let id, let elementState)?:
         parentEffects = parent(&state, action)
+        let ids = state[keyPath: toStackState].ids
         if !state[keyPath: toStackState]._push(id: id, element: elementState) {
-          warn("received a push for an id already in the stack. Action: \(action); id: \(id)")
+          warn(_ReducerIssues.stackPushExisting(at: location, id: id, ids: ids))
         }
       case nil:
         parentEffects = parent(&state, action)

@@ -7,8 +7,9 @@ extension StackState where Element: CasePathable {
   /// state.path[id: id, case: \.detail]?.syncUp.meetings.insert(meeting, at: 0)
   /// ```
   ///
-  /// Changing it changes the element. Writing through it when the element is missing or in
-  /// another case changes nothing and is reported as an issue (a test failure in tests).
+  /// Changing it changes the element, and setting it to `nil` pops the element. Writing through
+  /// it when the element is missing or in another case changes nothing and is reported as an
+  /// issue (a test failure in tests): `Can't modify unrelated case "int"`, as TCA words it.
   ///
   /// - Parameters:
   ///   - id: The element's id.
@@ -28,15 +29,14 @@ extension StackState where Element: CasePathable {
       var value = element.flatMap { path.extract(from: $0) }
       let wasInCase = value != nil
       yield &value
-      if wasInCase {
-        self[id: id] = value.map(path.embed)
-      } else if value != nil {
-        let found = element.map { "is \(_dumpLines($0).first ?? "another case")" } ?? "is missing"
+      guard wasInCase else {
         _reportIssue(
-          "Can't modify the element \(id) of a stack through 'CaseKeyPath<\(Element.self),"
-            + " \(Value.self)>': it \(found).",
-          fileID: fileID, filePath: filePath, line: line, column: column)
+          _unrelatedCaseMessage(element), fileID: fileID, filePath: filePath, line: line,
+          column: column)
+        return
       }
+      // `nil` pops the element, as in TCA.
+      self[id: id] = value.map(path.embed)
     }
   }
 }

@@ -29,6 +29,13 @@ public struct StackElementID: Hashable, Sendable, Codable, Comparable,
   public var description: String { "#\(self.rawValue)" }
 }
 
+extension StackElementID: CustomDebugStringConvertible, _DumpDescribable {
+  /// `#0`, `#1`…, as TCA prints an id.
+  public var debugDescription: String { self.description }
+
+  var _dumpDescription: String { self.description }
+}
+
 /// The state of a navigation stack: an ordered collection whose elements get a
 /// ``StackElementID`` when pushed.
 ///
@@ -61,6 +68,10 @@ public struct StackState<Element> {
   public var ids: [StackElementID] { self.storage.ids }
 
   /// Reads, updates in place, or removes (with `nil`) the element with an id.
+  ///
+  /// Writing an id the stack does not hold pushes the element with that id in a test process
+  /// (where a test writes the state a `push` action produces), and is reported and ignored in a
+  /// live one, as TCA does.
   public subscript(id id: StackElementID) -> Element? {
     get { self.storage[id: id]?.element }
     _modify {
@@ -75,7 +86,21 @@ public struct StackState<Element> {
       } else {
         var element: Element? = nil
         yield &element
-        precondition(element == nil, "Push elements with append, not subscript(id:)")
+        guard let element else { return }
+        // As TCA: a test may write the element an action pushes (`$0.path[id: 0] = …`, the
+        // expected state of a `.push(id: 0, …)`), so a test process inserts it on top; a live
+        // program is told, and the stack is left as it was.
+        if DependencyContext.default == .test {
+          _ = self._push(id: id, element: element)
+        } else {
+          DependencyValues._effective.runtimeWarnings(
+            """
+            Can't update element with identifier \(id) because no such element exists in the \
+            stack.
+
+            Make sure to only modify elements that exist in the stack.
+            """)
+        }
       }
     }
   }
@@ -187,9 +212,12 @@ extension StackState: Decodable where Element: Decodable {
 }
 
 extension StackState: CustomReflectable {
-  /// Reflects as the array of elements.
+  /// Reflects as its elements by id, in order, as TCA dumps a stack: `[#0: Child.State()]`.
   public var customMirror: Mirror {
-    Mirror(self, unlabeledChildren: Array(self), displayStyle: .collection)
+    Mirror(
+      self,
+      children: zip(self.ids, self).map { (label: String?.none, value: ($0, $1) as Any) },
+      displayStyle: .dictionary)
   }
 }
 

@@ -7,10 +7,19 @@ import Synchronization
 ///
 /// Public only so that `ifLet` without a destination reducer can require it; there is no need to
 /// conform other types.
-public protocol _EphemeralState {}
+public protocol _EphemeralState {
+  /// The type of the actions its buttons send: only those dismiss it.
+  static var _actionType: Any.Type { get }
+}
 
-extension AlertState: _EphemeralState {}
-extension ConfirmationDialogState: _EphemeralState {}
+extension AlertState: _EphemeralState {
+  /// The alert's button actions.
+  public static var _actionType: Any.Type { Action.self }
+}
+extension ConfirmationDialogState: _EphemeralState {
+  /// The dialog's button actions.
+  public static var _actionType: Any.Type { Action.self }
+}
 
 /// Tells whether a presented state is ephemeral: the state itself, or the payload of the case a
 /// destination enum is in.
@@ -44,5 +53,22 @@ final class _EphemeralCheck<State>: Sendable {
     let kind = mirror.displayStyle == .enum ? Self.enumState : Self.otherState
     self.kind.store(kind, ordering: .relaxed)
     return mirror.children.first?.value is any _EphemeralState
+  }
+
+  /// Whether handling `action` dismisses `state`: the state is an alert or a dialog (or an enum
+  /// destination in such a case) and the action is one of its buttons' (for an enum destination,
+  /// an action of the same case), as in TCA.
+  func dismisses(_ state: State?, after action: Any) -> Bool {
+    guard let state, self.isEphemeral(state) else { return false }
+    if self.always { return true }
+    if let ephemeral = state as? any _EphemeralState {
+      return type(of: action) == type(of: ephemeral)._actionType
+    }
+    // An enum destination in an ephemeral case: the action must be in a case whose payload is
+    // one of that alert's or dialog's actions.
+    guard let payload = Mirror(reflecting: state).children.first?.value as? any _EphemeralState,
+      let actionPayload = Mirror(reflecting: action).children.first?.value
+    else { return false }
+    return type(of: actionPayload) == type(of: payload)._actionType
   }
 }

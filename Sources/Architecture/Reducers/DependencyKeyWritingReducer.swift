@@ -47,8 +47,13 @@ extension Reducer {
 /// ``Reducer/transformDependency(_:transform:)``.
 public struct _DependencyKeyWritingReducer<Base: Reducer>: Reducer {
   let run: _ReduceFunction<Base.State, Base.Action>
+  /// The reducer and the overrides, kept so that another `dependency` fuses into this one.
+  let base: Base
+  let update: (inout DependencyValues) -> Void
 
   init(base: Base, update: @escaping (inout DependencyValues) -> Void) {
+    self.base = base
+    self.update = update
     // The base's `body` is evaluated with the override too (it may read dependencies).
     let base = withDependencies(update) { base._makeReduce() }
     self.run = { state, action in
@@ -67,5 +72,45 @@ public struct _DependencyKeyWritingReducer<Base: Reducer>: Reducer {
   /// The reduce function itself, without another closure around it.
   public func _makeReduce() -> _ReduceFunction<Base.State, Base.Action> {
     self.run
+  }
+}
+
+extension _DependencyKeyWritingReducer {
+  /// Another override on a reducer that already has some, fused into one reducer of the same
+  /// type, as in TCA (`Feature().dependency(\.a, 1).dependency(\.b, 2)` is one
+  /// `_DependencyKeyWritingReducer<Feature>`). As with nesting, the override closest to the
+  /// reducer wins: this one is applied first, then the existing ones.
+  ///
+  /// - Parameters:
+  ///   - keyPath: The dependency.
+  ///   - value: Its value for the reducer and its effects.
+  /// - Returns: The reducer with both overrides.
+  public func dependency<Value>(
+    _ keyPath: WritableKeyPath<DependencyValues, Value>,
+    _ value: Value
+  ) -> Self {
+    let update = self.update
+    return Self(base: self.base) { values in
+      values[keyPath: keyPath] = value
+      update(&values)
+    }
+  }
+
+  /// Another transformation on a reducer that already overrides dependencies, fused into one
+  /// reducer of the same type (see ``dependency(_:_:)``).
+  ///
+  /// - Parameters:
+  ///   - keyPath: The dependency.
+  ///   - transform: Changes its value for the reducer and its effects.
+  /// - Returns: The reducer with both overrides.
+  public func transformDependency<Value>(
+    _ keyPath: WritableKeyPath<DependencyValues, Value>,
+    transform: @escaping (_ dependency: inout Value) -> Void
+  ) -> Self {
+    let update = self.update
+    return Self(base: self.base) { values in
+      transform(&values[keyPath: keyPath])
+      update(&values)
+    }
   }
 }

@@ -30,11 +30,90 @@ extension Reducer {
     _ForEachReducer(
       parent: self, toElementsState: toElementsState,
       toElementAction: AnyCasePath(toElementAction), element: element(),
-      location: "\(fileID):\(line)")
+      location: _SourceLocation(fileID: fileID, line: line))
   }
 }
 
 /// The reducer returned by ``Reducer/forEach(_:action:element:fileID:line:)``.
+extension Reducer {
+  /// Runs an element reducer on the elements of a collection for actions of a case with an
+  /// `(id:action:)` payload: TCA's older spelling of ``forEach(_:action:element:fileID:line:)``,
+  /// before `IdentifiedAction`.
+  ///
+  /// ```swift
+  /// enum Action { case timers(id: Timer.State.ID, action: Timer.Action) }
+  /// … .forEach(\.timers, action: \.timers) { Timer() }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toElementsState: A writable key path to the collection.
+  ///   - toElementAction: A case key path to the `(id:action:)` case.
+  ///   - element: The element reducer.
+  ///   - fileID: The source file, for runtime warnings.
+  ///   - line: The source line, for runtime warnings.
+  /// - Returns: The combined reducer.
+  @available(*, deprecated, message: "Use an 'IdentifiedAction' case for the elements' actions.")
+  public func forEach<ElementState, ElementAction, ID: Hashable & Sendable, Element: Reducer>(
+    _ toElementsState: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action toElementAction: CaseKeyPath<Action, (id: ID, action: ElementAction)>,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> _ForEachReducer<Self, ID, Element>
+  where Element.State == ElementState, Element.Action == ElementAction {
+    let path = AnyCasePath(toElementAction)
+    return _ForEachReducer(
+      parent: self, toElementsState: toElementsState,
+      toElementAction: AnyCasePath(
+        embed: { identified in
+          switch identified {
+          case .element(let id, let action): path.embed((id: id, action: action))
+          }
+        },
+        extract: { action in
+          path.extract(from: action).map { IdentifiedAction.element(id: $0.id, action: $0.action) }
+        }),
+      element: element(), location: _SourceLocation(fileID: fileID, line: line))
+  }
+}
+
+extension Reducer {
+  /// Runs an element reducer on the elements of a collection for actions of a case with an
+  /// unlabeled `(ID, Action)` payload: TCA's older spelling, as
+  /// ``forEach(_:action:element:fileID:line:)-(_,CaseKeyPath<Action,(id:ID,action:ElementAction)>,_,_,_)``.
+  ///
+  /// - Parameters:
+  ///   - toElementsState: A writable key path to the collection.
+  ///   - toElementAction: A case key path to the `(ID, Action)` case.
+  ///   - element: The element reducer.
+  ///   - fileID: The source file, for runtime warnings.
+  ///   - line: The source line, for runtime warnings.
+  /// - Returns: The combined reducer.
+  @available(*, deprecated, message: "Use an 'IdentifiedAction' case for the elements' actions.")
+  public func forEach<ElementState, ElementAction, ID: Hashable & Sendable, Element: Reducer>(
+    _ toElementsState: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action toElementAction: CaseKeyPath<Action, (ID, ElementAction)>,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> _ForEachReducer<Self, ID, Element>
+  where Element.State == ElementState, Element.Action == ElementAction {
+    let path = AnyCasePath(toElementAction)
+    return _ForEachReducer(
+      parent: self, toElementsState: toElementsState,
+      toElementAction: AnyCasePath(
+        embed: { identified in
+          switch identified {
+          case .element(let id, let action): path.embed((id, action))
+          }
+        },
+        extract: { action in
+          path.extract(from: action).map { IdentifiedAction.element(id: $0.0, action: $0.1) }
+        }),
+      element: element(), location: _SourceLocation(fileID: fileID, line: line))
+  }
+}
+
 public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer {
   @usableFromInline
   let run: _ReduceFunction<Parent.State, Parent.Action>
@@ -45,7 +124,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     toElementsState: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>,
     toElementAction: AnyCasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>,
     element: Element,
-    location: String
+    location: _SourceLocation
   ) {
     let parent = parent._makeReduce()
     let element = element._makeReduce()
@@ -102,10 +181,9 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   }
 
   @usableFromInline
-  static func reportMissingElement(id: ID, action: Parent.Action, location: String) {
+  static func reportMissingElement(id: ID, action: Parent.Action, location: _SourceLocation) {
     DependencyValues._effective.runtimeWarnings(
-      "A \"forEach\" at \(location) received an action for a missing element."
-        + " Action: \(action); id: \(id)")
+      _ReducerIssues.forEachMissingElement(at: location, action: action), at: location)
   }
 
   @usableFromInline

@@ -26,7 +26,7 @@ extension Reducer {
   where Child.State == CaseState, Child.Action == CaseAction {
     _IfCaseLetReducer(
       parent: self, toCaseState: AnyCasePath(toCaseState), toCaseAction: AnyCasePath(toCaseAction),
-      scope: AnyHashable(toCaseState), child: child(), location: "\(fileID):\(line)")
+      scope: AnyHashable(toCaseState), child: child(), location: _SourceLocation(fileID: fileID, line: line))
   }
 }
 
@@ -40,7 +40,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     toCaseAction: AnyCasePath<Parent.Action, Child.Action>,
     scope: AnyHashable,
     child: Child,
-    location: String
+    location: _SourceLocation
   ) {
     let parent = parent._makeReduce()
     let child = child._makeReduce()
@@ -61,8 +61,9 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           }
         } else {
           DependencyValues._effective.runtimeWarnings(
-            "An \"ifCaseLet\" at \(location) received a child action when the state was in"
-              + " another case. Action: \(action)")
+            _ReducerIssues.ifCaseLetOtherCase(
+              at: location, action: action, state: state, stateType: Parent.State.self),
+            at: location)
         }
       }
       let parentEffects = parent(&state, action)

@@ -27,11 +27,39 @@ extension Reducer {
   where Child.State == ChildState, Child.Action == ChildAction {
     _IfLetReducer(
       parent: self, toChildState: toChildState, toChildAction: AnyCasePath(toChildAction),
-      child: child(), location: "\(fileID):\(line)")
+      child: child(), location: _SourceLocation(fileID: fileID, line: line))
   }
 }
 
 /// The reducer returned by ``Reducer/ifLet(_:action:then:fileID:line:)``.
+extension Reducer {
+  /// Handles the actions of an alert or a confirmation dialog held in a plain optional, with no
+  /// reducer of its own: once one of its actions has been handled (after this reducer, so the
+  /// parent sees it), the state is `nil` again, as in TCA.
+  ///
+  /// ```swift
+  /// Reduce { state, action in … }
+  ///   .ifLet(\.alert, action: \.alert)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toWrappedState: A writable key path to the optional alert or dialog state.
+  ///   - toWrappedAction: A case key path to its actions.
+  ///   - fileID: The source file, for runtime warnings.
+  ///   - line: The source line, for runtime warnings.
+  /// - Returns: The combined reducer.
+  public func ifLet<WrappedState: _EphemeralState, WrappedAction>(
+    _ toWrappedState: WritableKeyPath<State, WrappedState?>,
+    action toWrappedAction: CaseKeyPath<Action, WrappedAction>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> _IfLetReducer<Self, EmptyReducer<WrappedState, WrappedAction>> {
+    self.ifLet(
+      toWrappedState, action: toWrappedAction, then: { EmptyReducer() }, fileID: fileID,
+      line: line)
+  }
+}
+
 public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let run: _ReduceFunction<Parent.State, Parent.Action>
 
@@ -40,11 +68,12 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     toChildState: WritableKeyPath<Parent.State, Child.State?>,
     toChildAction: AnyCasePath<Parent.Action, Child.Action>,
     child: Child,
-    location: String
+    location: _SourceLocation
   ) {
     let parent = parent._makeReduce()
     let child = child._makeReduce()
     let identity = _identityFunction(Child.State.self)
+    let ephemeral = _EphemeralCheck<Child.State>(always: false)
     let scope = AnyHashable(toChildState)
     func navigationID(_ childState: Child.State) -> _CancelID {
       _CancelID(_NavigationID(scope: scope, identity: identity(childState)))
@@ -60,12 +89,19 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           }
         } else {
           DependencyValues._effective.runtimeWarnings(
-            "An \"ifLet\" at \(location) received a child action when child state was nil."
-              + " Action: \(action)")
+            _ReducerIssues.ifLetMissingChild(at: location, action: action), at: location)
         }
       }
       let parentEffects = parent(&state, action)
-      guard let before, before != state[keyPath: toChildState].map(navigationID) else {
+      let after = state[keyPath: toChildState].map(navigationID)
+      // An alert or a confirmation dialog is gone once one of its actions has been handled (its
+      // buttons dismiss it), unless the parent replaced it meanwhile, as in TCA.
+      if before != nil, before == after, ephemeral.isEphemeral(state[keyPath: toChildState]),
+        toChildAction.extract(from: action) != nil
+      {
+        state[keyPath: toChildState] = nil
+      }
+      guard let before, before != after else {
         return childEffects.merge(with: parentEffects)
       }
       return childEffects.merge(with: parentEffects).merge(with: .init(operation: .cancel(before)))

@@ -28,6 +28,16 @@ public struct Reduce<State, Action>: Reducer {
   }
 
   /// Calls the closure.
+  /// Wraps a reducer of an existential type (`any ReducerOf<Feature>`): its reduce function is
+  /// built once, here.
+  ///
+  /// - Parameter reducer: The reducer.
+  @inlinable
+  @_disfavoredOverload
+  public init(_ reducer: any Reducer<State, Action>) {
+    self._reduce = reducer._makeReduce()
+  }
+
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     self._reduce(&state, action)

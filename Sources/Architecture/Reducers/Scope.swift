@@ -19,7 +19,12 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   ///   - toChildState: A writable key path to the child state.
   ///   - toChildAction: A case key path to the child action.
   ///   - child: The child reducer.
+  ///
+  /// Disfavored against the enum-case form below: the case of an enum state is also a writable
+  /// key path (`state.name`, through the enum's dynamic member lookup), and for an enum state
+  /// `\.name` means its case.
   @inlinable
+  @_disfavoredOverload
   public init<ChildState, ChildAction>(
     state toChildState: WritableKeyPath<ParentState, ChildState>,
     action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
@@ -62,6 +67,25 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
       state = statePath.embed(childState)
       return effects.isNone ? .none : effects.map(actionPath._embed)
     }
+  }
+
+  /// Scopes to a stored part of the parent's state: TCA's spelling without the `state:` label.
+  ///
+  /// ```swift
+  /// Scope(\.counter, action: \.counter) { Counter() }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toChildState: A writable key path to the child state.
+  ///   - toChildAction: A case key path to the child action.
+  ///   - child: The child reducer.
+  @inlinable
+  public init<ChildState, ChildAction>(
+    _ toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> _ child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.init(state: toChildState, action: toChildAction, child: child)
   }
 
   /// Runs the child for child actions.

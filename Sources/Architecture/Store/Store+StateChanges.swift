@@ -18,45 +18,58 @@ extension Store {
   ///
   /// - Returns: An async sequence of states.
   nonisolated public func stateChanges() -> some AsyncSequence<State, Never> {
+    self.core.stateChanges()
+  }
+}
+
+extension _Core {
+  /// The sequence behind both stores' `stateChanges()`: each step hops to the store tree's
+  /// executor (``_StoreRoot/isolation``) to read the state and wait for the next change.
+  nonisolated func stateChanges() -> StoreStateChanges<State> {
     StoreStateChanges<State>(
-      next: { [self] version in await self._nextState(after: version) },
+      next: { [self] version in
+        await _nextState(of: self, after: version, isolation: self.root.isolation)
+      },
       isEqual: _equalityFunction(State.self)
     )
   }
+}
 
-  /// Returns the current state and version, waiting first until the version differs from
-  /// `version` (if given). `nil` when the waiting task is cancelled.
-  ///
-  /// The state crosses to the iterating task in `_UncheckedSendable`: it is a copy made on the
-  /// store's executor, which keeps no access to it.
-  func _nextState(after version: UInt64?) async -> _UncheckedSendable<(State, UInt64)>? {
-    if let version, self.core.root.version == version {
-      let id = self.core.root.makeID()
-      await withTaskCancellationHandler {
-        // The operation closure is not isolated to the store: touch the shared root only in
-        // the isolated `_waitForChange`.
-        await self._waitForChange(after: version, id: id)
-      } onCancel: {
-        Task { await self._cancelStateWaiter(id) }
-      }
-      if Task.isCancelled { return nil }
+/// Returns the current state and version of `core`, waiting first until the version differs
+/// from `version` (if given). `nil` when the waiting task is cancelled. Runs on the store tree's
+/// executor (`isolation`).
+///
+/// The state crosses to the iterating task in `_UncheckedSendable`: it is a copy made on the
+/// store's executor, which keeps no access to it.
+func _nextState<State, Action>(
+  of core: _Core<State, Action>, after version: UInt64?, isolation: isolated any Actor
+) async -> _UncheckedSendable<(State, UInt64)>? {
+  let root = core.root
+  if let version, root.version == version {
+    let id = root.makeID()
+    await withTaskCancellationHandler {
+      await _waitForChange(of: root, after: version, id: id, isolation: isolation)
+    } onCancel: {
+      Task { await _cancelStateWaiter(of: root, id: id, isolation: isolation) }
     }
-    return _UncheckedSendable((self.core.state, self.core.root.version))
+    if Task.isCancelled { return nil }
   }
+  return _UncheckedSendable((core.state, root.version))
+}
 
-  /// Suspends until the root's version moves past `version` (at once if it already has: other
-  /// jobs may have run on the executor since the caller checked).
-  private func _waitForChange(after version: UInt64, id: UInt64) async {
-    let root = self.core.root
-    guard root.version == version, !Task.isCancelled else { return }
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      root.stateWaiters[id] = continuation
-    }
+/// Suspends until the root's version moves past `version` (at once if it already has: other
+/// jobs may have run on the executor since the caller checked).
+private func _waitForChange(
+  of root: _StoreRoot, after version: UInt64, id: UInt64, isolation: isolated any Actor
+) async {
+  guard root.version == version, !Task.isCancelled else { return }
+  await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+    root.stateWaiters[id] = continuation
   }
+}
 
-  private func _cancelStateWaiter(_ id: UInt64) {
-    self.core.root.stateWaiters.removeValue(forKey: id)?.resume()
-  }
+private func _cancelStateWaiter(of root: _StoreRoot, id: UInt64, isolation: isolated any Actor) {
+  root.stateWaiters.removeValue(forKey: id)?.resume()
 }
 
 /// The sequence returned by ``Store/stateChanges()``.

@@ -1,10 +1,11 @@
 /// What a root store and every store scoped from it share: the count of reduced actions, the
 /// observers, and the effects in flight.
 ///
-/// `@unchecked Sendable`: every mutable property is only touched from isolated methods of
-/// `Store`s that share one serial executor (scoped stores reuse the root's executor), so
-/// accesses are serialized by that executor. It is handed from a parent store to its scoped
-/// child, which runs on the same executor.
+/// `@unchecked Sendable`: every mutable property is only touched on the one serial executor the
+/// store tree is confined to (the main actor's for a ``Store``, the actor's for a
+/// ``StoreActor``; scoped stores share their root's), so accesses are serialized by that
+/// executor. It is handed from a parent store to its scoped child, which runs on the same
+/// executor.
 @usableFromInline
 final class _StoreRoot: @unchecked Sendable {
   // `@exclusivity(unchecked)` on the hot properties here and in `_RootCore`: they are only
@@ -19,8 +20,14 @@ final class _StoreRoot: @unchecked Sendable {
   var stateWaiters: [UInt64: UnsafeContinuation<Void, Never>] = [:]
   @exclusivity(unchecked) @usableFromInline var observers: [UInt64: () -> Void] = [:]
   let registry = _EffectRegistry()
+  /// The actor whose serial executor the store tree is confined to: `MainActor.shared` for a
+  /// ``Store``, an actor on the store actor's executor for a ``StoreActor``. Actions sent by
+  /// effects, and the waits of `stateChanges()`, hop to it.
+  let isolation: any Actor
 
-  init() {}
+  init(isolation: any Actor) {
+    self.isolation = isolation
+  }
 
   @inlinable
   func didReduce() {
@@ -47,8 +54,14 @@ final class _StoreRoot: @unchecked Sendable {
   }
 }
 
-/// The runtime behind a ``Store``: a root core that owns the state and runs the reducer, or a
+/// The runtime behind a store: a root core that owns the state and runs the reducer, or a
 /// scoped core that reads and sends through its parent.
+///
+/// One core serves both kinds of store: ``Store`` (the main actor's, TCA's shape) and
+/// ``StoreActor`` (an actor on a serial executor of your choosing, the host's). A core tree is
+/// confined to one serial executor — the main actor's, or the store actor's — and knows it as
+/// ``_StoreRoot/isolation``: the actor whose executor that is, to which the actions effects send
+/// back hop. Nothing else in the core depends on which kind of store drives it.
 ///
 /// `@unchecked Sendable` for the reason given on `_StoreRoot`: confined to the stores' shared
 /// serial executor.
@@ -60,36 +73,15 @@ class _Core<State, Action>: @unchecked Sendable {
     self.root = root
   }
 
+  /// The current state (a scoped core reads it through its parent at each access).
   @usableFromInline var state: State { fatalError("abstract") }
 
+  /// Sends an action (a scoped core embeds it and sends it to its parent).
   @usableFromInline func send(_ action: Action) -> StoreTask { fatalError("abstract") }
-}
 
-final class _ScopedCore<ParentState, ParentAction, State, Action>: _Core<State, Action>,
-  @unchecked Sendable
-{
-  let parent: _Core<ParentState, ParentAction>
-  let toState: KeyPath<ParentState, State>
-  let embed: @Sendable (Action) -> ParentAction
-
-  init(
-    parent: _Core<ParentState, ParentAction>,
-    toState: KeyPath<ParentState, State>,
-    embed: @escaping @Sendable (Action) -> ParentAction
-  ) {
-    self.parent = parent
-    self.toState = toState
-    self.embed = embed
-    super.init(root: parent.root)
-  }
-
-  override var state: State {
-    self.parent.state[keyPath: self.toState]
-  }
-
-  override func send(_ action: Action) -> StoreTask {
-    self.parent.send(self.embed(action))
-  }
+  /// Whether this core's state is still there (an optional scope whose state became `nil` is
+  /// not); a store whose core is gone ignores actions, as TCA's does.
+  var isValid: Bool { true }
 }
 
 @usableFromInline
@@ -98,7 +90,6 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
   @usableFromInline let reduce: _ReduceFunction<State, Action>
   @usableFromInline let dependencies: DependencyValues
   @usableFromInline let dependencyBox: _DependencyBox
-  weak var store: Store<State, Action>?
 
   /// Whether an action is being processed; sends made meanwhile are queued.
   @exclusivity(unchecked) @usableFromInline var isSending = false
@@ -114,13 +105,19 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
     state: State,
     reduce: @escaping _ReduceFunction<State, Action>,
     dependencies: DependencyValues,
-    root: _StoreRoot
+    isolation: any Actor
   ) {
     self._state = state
     self.reduce = reduce
     self.dependencies = dependencies
     self.dependencyBox = _DependencyBox(dependencies)
-    super.init(root: root)
+    super.init(root: _StoreRoot(isolation: isolation))
+  }
+
+  /// The last reference to the store tree is gone (its root store and every scoped store):
+  /// its effects are cancelled, as TCA's root store cancels them when it goes away.
+  deinit {
+    self.root.registry.cancelAll()
   }
 
   @usableFromInline override var state: State { self._state }
@@ -152,19 +149,6 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
     return group
   }
 
-  /// Starts an effect from outside a reduce (the drivers of concatenated and debounced
-  /// effects), processing the actions it sends synchronously.
-  func start(_ operation: _Operation<Action>, group: _EffectGroup, ids: [_CancelID]) {
-    if self.isSending {
-      self.startOperation(operation, group: group, ids: ids)
-      return
-    }
-    self.isSending = true
-    defer { self.isSending = false }
-    self.startOperation(operation, group: group, ids: ids)
-    if self.queuedCount > 0 { self.drain() }
-  }
-
   @inlinable
   func process(_ action: Action, group: inout _EffectGroup?, fromEffect: Bool) {
     let effect = _ReduceContext.with(self.dependencyBox) {
@@ -185,7 +169,7 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
   func start(_ effect: Effect<Action>, group: inout _EffectGroup?) {
     let effectGroup = group ?? _EffectGroup(registry: self.root.registry)
     group = effectGroup
-    self.startOperation(effect.operation, group: effectGroup, ids: [])
+    self.startOperation(effect._operation, group: effectGroup, ids: [])
   }
 
   @usableFromInline
@@ -199,80 +183,5 @@ final class _RootCore<State, Action>: _Core<State, Action>, @unchecked Sendable 
     }
     self.queue.removeAll(keepingCapacity: true)
     self.queueHead = 0
-  }
-
-  // MARK: - Running effects
-
-  private func startOperation(
-    _ operation: _Operation<Action>, group: _EffectGroup, ids: [_CancelID]
-  ) {
-    switch operation {
-    case .none:
-      return
-    case .send(let action):
-      self.queue.append((action.value, group, true))
-      self.queuedCount += 1
-    case .run(let priority, let dependencies, let body):
-      self.spawn(
-        priority: priority, dependencies: dependencies?.values, ids: ids, group: group, body)
-    case .merge(let operations):
-      for operation in operations { self.startOperation(operation, group: group, ids: ids) }
-    case .concatenate(let operations):
-      if operation.isSynchronous {
-        for operation in operations { self.startOperation(operation, group: group, ids: ids) }
-        return
-      }
-      self.spawn(priority: nil, ids: ids, group: group) { [weak store = self.store] _ in
-        for operation in operations {
-          guard !Task.isCancelled, let store else { return }
-          await store._runToCompletion(operation, ids: ids)
-        }
-      }
-    case .cancellable(let id, let cancelInFlight, let operation):
-      if cancelInFlight { self.root.registry.cancel(id: id) }
-      self.startOperation(operation, group: group, ids: ids + [id])
-    case .cancel(let id):
-      self.root.registry.cancel(id: id)
-    case .debounce(let id, let duration, let clock, let operation):
-      self.root.registry.cancel(id: id)
-      let ids = ids + [id]
-      self.spawn(priority: nil, ids: ids, group: group) { [weak store = self.store] _ in
-        do {
-          try await clock.sleep(for: duration)
-        } catch {
-          return
-        }
-        guard !Task.isCancelled, let store else { return }
-        await store._runToCompletion(operation, ids: ids)
-      }
-    }
-  }
-
-  /// Starts an effect's task, with `dependencies` (those in force where the effect was
-  /// created) or else the store's, preferring the registry's task executor if it has one (a
-  /// test store's serial executor).
-  private func spawn(
-    priority: TaskPriority?,
-    dependencies: DependencyValues? = nil,
-    ids: [_CancelID],
-    group: _EffectGroup,
-    _ body: @escaping @Sendable (Send<Action>) async -> Void
-  ) {
-    let registry = self.root.registry
-    let (key, taskExecutor) = registry.begin(ids: ids, group: group)
-    let dependencies = dependencies ?? self.dependencies
-    let send = Send<Action> { [weak store = self.store] action in
-      await store?._receive(action, group: group)
-    }
-    let context = _EffectContext(registry: registry, group: group, ids: ids)
-    let task = Task(executorPreference: taskExecutor, priority: priority) {
-      await _EffectContext.$current.withValue(context) {
-        await DependencyValues.$current.withValue(dependencies) {
-          await body(send)
-        }
-      }
-      registry.finish(key)
-    }
-    registry.attach(key, task: task)
   }
 }

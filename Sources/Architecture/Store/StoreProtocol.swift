@@ -1,10 +1,10 @@
 /// What a client of a feature needs from its store, local or remote: read the state, observe
 /// its changes, send actions.
 ///
-/// ``Store`` conforms, and so does `RemoteStore` (in the `Remote` module), a scope of a store
-/// that lives in a `storehost` process. Code written against this protocol — a command-line
-/// front end, a view model, a test's script — runs unchanged on a local store and on a remote
-/// scope:
+/// ``StoreActor`` conforms, and so does `RemoteStore` (in the `Remote` module), a scope of a
+/// store that lives in a `storehost` process. Code written against this protocol — a
+/// command-line front end, a view model, a test's script — runs unchanged on a local store and
+/// on a remote scope:
 ///
 /// ```swift
 /// func countToThree<S: StoreProtocol>(
@@ -16,7 +16,7 @@
 ///   return await store.state.count
 /// }
 ///
-/// let local = Store(initialState: Counter.State()) { Counter() }
+/// let local = StoreActor(initialState: Counter.State()) { Counter() }
 /// let remote = try await RemoteStore<Counter.State, Counter.Action>(scope: "counter")
 /// _ = try await countToThree(local)    // 3
 /// _ = try await countToThree(remote)   // the host's count, 3 higher
@@ -34,16 +34,19 @@
 ///   the action or cannot be reached. Code written for any store handles the error and ignores
 ///   the result.
 ///
-/// Both stores are actors, and so is every conforming type: ``state`` and ``send(_:)`` run on
+/// Both are actors, and so is every conforming type: ``state`` and ``send(_:)`` run on
 /// the store's executor, so that a store's `State` and `Action` need not be `Sendable` to
 /// conform; generic code that reads the state from outside says `S.State: Sendable` (or names
 /// a concrete, `Sendable` state, as above).
 ///
 /// ## Why this name
 ///
-/// It is the interface ``Store`` and `RemoteStore` share, as `StringProtocol` is the one
-/// `String` and `Substring` share: the Swift convention for a protocol named after its main
-/// conforming type. A name of its own (`StoreClient`, `ScopeHandle`) would read as a third kind
+/// It is the interface the stores that are actors share — ``StoreActor`` and `RemoteStore` —,
+/// as `StringProtocol` is the one `String` and `Substring` share: the Swift convention for a
+/// protocol named after its main conforming type. ``Store``, TCA's main-actor class, does not
+/// conform: the protocol's requirements are isolated to the conforming actor, so that `State`
+/// and `Action` need not be `Sendable`, and a class on the main actor cannot be that actor (a
+/// main-actor view model uses ``Store`` directly). A name of its own (`StoreClient`, `ScopeHandle`) would read as a third kind
 /// of store, and `StoreClient` would differ only in case from the `storeclient` module; nor does
 /// it name a module (`Architecture`, `Remote`, …), which a type must not (see STYLE.md).
 public protocol StoreProtocol<State, Action>: Actor {
@@ -75,8 +78,8 @@ public protocol StoreProtocol<State, Action>: Actor {
   func send(_ action: Action) async throws(Failure) -> SendResult
 }
 
-/// A local store is a ``StoreProtocol`` whose sends return their effects and never fail.
-extension Store: StoreProtocol {
+/// A local store actor is a ``StoreProtocol`` whose sends return their effects and never fail.
+extension StoreActor: StoreProtocol {
   /// A local send cannot fail.
   public typealias Failure = Never
 }

@@ -4,6 +4,8 @@
 /// finds them at run time, as swift-issue-reporting does. A test target needs nothing but the
 /// `Architecture` product: no support library, no linker flag.
 ///
+/// 0. A failure the test expects (``XCTExpectFailure(_:enabled:strict:issueMatcher:fileID:filePath:line:column:)``)
+///    is printed as an expected failure and goes no further.
 /// 1. Inside a Swift Testing test (`Test.current` is set), the failure is recorded with Swift
 ///    Testing's own `Issue.record(_:sourceLocation:)`, at the given source location, so it
 ///    shows at the caller's line and `withKnownIssue` can match it (see ``_SwiftTesting``).
@@ -16,16 +18,31 @@
 ///   - filePath: The `#filePath` of that call site.
 ///   - line: Its line.
 ///   - column: Its column.
+///   - owner: The test the failure belongs to (see `_ExpectedFailures`).
 func _reportIssue(
   _ message: String,
   fileID: StaticString,
   filePath: StaticString,
   line: UInt,
-  column: UInt
+  column: UInt,
+  owner: UInt64 = _IssueOwner.current
 ) {
+  #if !canImport(ObjectiveC)
+    let issue = XCTIssue(
+      type: .assertionFailure, compactDescription: message, detailedDescription: message,
+      sourceCodeContext: XCTSourceCodeContext(
+        location: XCTSourceCodeLocation(filePath: "\(filePath)", lineNumber: Int(line))))
+    if _ExpectedFailures.absorb(issue, owner: owner) {
+      _TestPlatform.writeToStandardError("\(fileID):\(line): expected failure: \(message)\n")
+      return
+    }
+  #endif
   if let swiftTesting = _SwiftTesting.shared, swiftTesting.isRunningTest() {
+    // Swift Testing's `SourceLocation` traps on a line or column below 1 (a location that is
+    // not known is reported on the first line).
     swiftTesting.recordIssue(
-      message, fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+      message, fileID: "\(fileID)", filePath: "\(filePath)", line: max(Int(line), 1),
+      column: max(Int(column), 1))
     return
   }
   if let fail = _XCTest.fail {

@@ -1,16 +1,39 @@
 import Synchronization
 
-/// A call site of a test-store assertion: where its failures are reported.
+/// A call site of a test-store assertion, or of a reducer operator: where its failures are
+/// reported.
+@usableFromInline
 struct _SourceLocation: Sendable {
   let fileID: StaticString
   let filePath: StaticString
   let line: UInt
   let column: UInt
+  /// The test this location belongs to (see `_ExpectedFailures`): the one running where it was
+  /// made.
+  let owner: UInt64
+
+  init(
+    fileID: StaticString, filePath: StaticString, line: UInt, column: UInt,
+    owner: UInt64 = _IssueOwner.current
+  ) {
+    self.fileID = fileID
+    self.filePath = filePath
+    self.line = line
+    self.column = column
+    self.owner = owner
+  }
+
+  /// A reducer operator's call site (`#fileID`, `#line`), owned by the test running now.
+  @usableFromInline
+  init(fileID: StaticString, line: UInt) {
+    self.init(fileID: fileID, filePath: fileID, line: line, column: 1)
+  }
 
   /// Reports a test failure at this location.
   func reportIssue(_ message: String) {
     _reportIssue(
-      message, fileID: self.fileID, filePath: self.filePath, line: self.line, column: self.column)
+      message, fileID: self.fileID, filePath: self.filePath, line: self.line, column: self.column,
+      owner: self.owner)
   }
 
   /// Prints an informational note (not a failure) about this location to standard error.

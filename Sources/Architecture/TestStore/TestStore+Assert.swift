@@ -33,7 +33,8 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) {
-    let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let location = _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner)
     self.begin(location)
     let actual = self.runtime.latest?.state ?? self.state
     // "Now" includes the changes effects made to shared state since the last reduce.

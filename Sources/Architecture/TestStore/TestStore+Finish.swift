@@ -21,10 +21,22 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let location = _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner)
     self.begin(location)
     let runtime = self.runtime
     await self.settle()
+    // Actions received and not asserted are reported here first, as TCA does (and again when
+    // the test store ends, if they are still not asserted).
+    let received = runtime.receivedActions
+    if !received.isEmpty {
+      switch self.exhaustivity {
+      case .on: location.reportIssue(_TestStoreMessages.receivedUnexpected(received))
+      case .off(showSkippedAssertions: true):
+        location.reportNote(_TestStoreMessages.skipped(received))
+      case .off(showSkippedAssertions: false): break
+      }
+    }
     await _expectFinished(
       timeout: timeout ?? self.timeout, at: location, executor: self.executor.thread,
       until: { runtime.runningEffects.isEmpty },
@@ -35,7 +47,7 @@ extension TestStore {
         }
         return """
           Expected effects to finish, but there are still effects in-flight\
-          \(_TestStoreMessages.after(duration)):
+          \(_TestStoreMessages.after(duration)).
 
           \(origins.joined(separator: "\n"))
 
@@ -66,7 +78,8 @@ extension TestStore {
     column: UInt = #column
   ) async {
     let location = await self.beginSkipping(
-      _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
     let received = self.runtime.takeReceived()
     guard let last = received.last else {
       if strict { location.reportIssue("There were no received actions to skip.") }
@@ -100,15 +113,15 @@ extension TestStore {
     column: UInt = #column
   ) async {
     let location = await self.beginSkipping(
-      _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
     let running = self.runtime.runningEffects
     guard !running.isEmpty else {
       if strict { location.reportIssue("There were no in-flight effects to skip.") }
       return
     }
     if case .off(showSkippedAssertions: true) = self.exhaustivity {
-      location.reportNote(
-        "\(_TestStoreMessages.count(running.count, "in-flight effect")) cancelled and skipped.")
+      location.reportNote(_TestStoreMessages.skippedEffects(running.map(\.action)))
     }
     self.runtime.forget(running)
     for effect in running {

@@ -33,7 +33,8 @@ extension TestStore where Action: Equatable {
     await self.receiveAction(
       matching: { $0 == expectedAction }, .equal(to: expectedAction), timeout: timeout,
       update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
   }
 }
 
@@ -71,7 +72,8 @@ extension TestStore {
     await self.receiveAction(
       matching: { casePath.extract(from: $0) != nil }, .case, timeout: timeout,
       update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
   }
 
   /// Asserts that an effect fed back an action of a given case with a given payload, and how it
@@ -108,7 +110,8 @@ extension TestStore {
       matching: { casePath.extract(from: $0) == expectedValue },
       .case(casePath, value: expectedValue), timeout: timeout,
       update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
   }
 
   /// Asserts that an effect fed back an action matching a predicate, and how it changed the
@@ -140,7 +143,8 @@ extension TestStore {
   ) async {
     await self.receiveAction(
       matching: isMatching, .predicate, timeout: timeout, update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
   }
 
   nonisolated(nonsending) private func receiveAction(
@@ -168,7 +172,7 @@ extension TestStore {
         let later = self.runtime.receivedContains(where: predicate)
         location.reportIssue(
           """
-          Received unexpected action\(later ? " before this one" : ""): …
+          Received unexpected action\(later ? " before this one" : ""):
 
           \(expectation.describeUnexpected(received.action))
           """)
@@ -229,11 +233,15 @@ extension TestStore {
       return false
     }
     let expected = isExhaustive ? "an action" : "a matching action"
+    let advice =
+      runtime.runningEffects.isEmpty
+      ? _TestStoreMessages.noEffectsToDeliver
+      : _TestStoreMessages.effectsInFlight(timeoutWasExplicit: timeout != nil)
     location.reportIssue(
       """
       Expected to receive \(expected), but received none\(_TestStoreMessages.after(duration)).
 
-      \(_TestStoreMessages.effectsInFlight(timeoutWasExplicit: timeout != nil))
+      \(advice)
       """)
     return false
   }
@@ -248,7 +256,7 @@ private struct _ReceiveExpectation<Action> {
   static func equal(to expected: Action) -> Self where Action: Equatable {
     Self(
       failureMessage: """
-        Expected to receive the following action, but didn't: …
+        Expected to receive the following action, but didn't:
 
         \(_TestStoreMessages.dump(expected, indent: 2))
         """,
@@ -267,16 +275,12 @@ private struct _ReceiveExpectation<Action> {
     _ casePath: AnyCasePath<Action, Value>, value expected: Value
   ) -> Self {
     Self(
-      failureMessage: """
-        Expected to receive an action matching case path with the following value, but didn't: …
-
-        \(_TestStoreMessages.dump(expected, indent: 2))
-        """,
+      failureMessage: "Expected to receive an action matching case path, but didn't get one.",
       describeUnexpected: { received in
-        guard let value = casePath.extract(from: received) else {
+        guard casePath.extract(from: received) != nil else {
           return _TestStoreMessages.dump(received, indent: 2)
         }
-        return _TestStoreMessages.diff(expected, value, actualLabel: "Received")
+        return _TestStoreMessages.diff(casePath.embed(expected), received, indent: 2)
       })
   }
 

@@ -42,7 +42,8 @@ extension TestStore {
   ) async -> TestStoreTask {
     await self.sendAction(
       action, update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
   }
 
   /// Sends the action of a case without a payload, named by its case key path, and asserts how
@@ -74,7 +75,8 @@ extension TestStore {
   ) async -> TestStoreTask {
     await self.sendAction(
       AnyCasePath(action).embed(()), update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
   }
 
   /// Sends the action of a case with a payload, named by its case key path, and asserts how the
@@ -109,7 +111,8 @@ extension TestStore {
   ) async -> TestStoreTask {
     await self.sendAction(
       AnyCasePath(action).embed(value), update: updateStateToExpectedResult,
-      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner))
   }
 
   nonisolated(nonsending) private func sendAction(
@@ -119,7 +122,13 @@ extension TestStore {
   ) async -> TestStoreTask {
     self.begin(location)
     if self.isDismissed {
+      // As in TCA, the action is not sent: the feature is gone.
       location.reportIssue(_TestStoreMessages.sendToDismissedStore)
+      let effects: any _TrackedEffects = self.runtime
+      return TestStoreTask(
+        rawValue: StoreTask(nil), timeout: self.timeout, executor: self.executor.thread,
+        effectsAreSerial: self.useMainSerialExecutor, owner: self.owner,
+        isRunning: { _ = effects; return false })
     }
 
     let sent = _UncheckedSendable(action)
@@ -131,12 +140,7 @@ extension TestStore {
       let pending = result.pending.map(\.action)
       switch self.exhaustivity {
       case .on:
-        location.reportIssue(
-          _TestStoreMessages.unhandledActions(
-            pending,
-            headline: "Must handle "
-              + _TestStoreMessages.count(pending.count, "received action")
-              + " before sending an action"))
+        location.reportIssue(_TestStoreMessages.mustHandle(pending))
       case .off(showSkippedAssertions: true):
         location.reportNote(_TestStoreMessages.skipped(pending))
       case .off(showSkippedAssertions: false):
@@ -158,6 +162,6 @@ extension TestStore {
     return TestStoreTask(
       rawValue: result.task, timeout: self.timeout,
       executor: self.executor.thread, effectsAreSerial: self.useMainSerialExecutor,
-      isRunning: { id.map(effects.isRunning) ?? false })
+      owner: self.owner, isRunning: { id.map(effects.isRunning) ?? false })
   }
 }

@@ -1,15 +1,11 @@
-/// The texts of test-store failures, in TCA's words: a headline, then the details (a diff marked
-/// `−` for expected and `+` for actual), then what to do about it.
+/// The texts of test-store failures, worded as TCA words them (tests match on them, TCA's own
+/// among them): a headline, then the details (a diff marked `−` for expected and `+` for actual),
+/// then what to do about it.
 enum _TestStoreMessages {
   static let stateMismatch = "A state change does not match expectation"
   static let unexpectedStateChange = "State was not expected to change, but a change occurred"
 
-  static let sendToDismissedStore = """
-    Can't send an action to a dismissed test store.
-
-    The feature dismissed itself (with "@Dependency(\\.dismiss)") earlier in this test. Assert \
-    "store.isDismissed" instead of sending more actions.
-    """
+  static let sendToDismissedStore = "Can't send action to dismissed test store."
 
   static let noStateChange = """
     Expected state to change, but no change occurred.
@@ -26,76 +22,119 @@ enum _TestStoreMessages {
 
   static let effectStillRunning = """
     An effect returned for this action is still running. It must complete before the end of \
-    the test. …
+    the test.
 
-    To fix, inspect any effects the reducer returns for this action and ensure that all of them \
-    complete by the end of the test. There are a few reasons why an effect may not have \
+    To fix, inspect any effects the reducer returns for this action and ensure that all of \
+    them complete by the end of the test. There are a few reasons why an effect may not have \
     completed:
 
-    • If using async/await in your effect, it may need a little bit of time to properly \
+    If using async/await in your effect, it may need a little bit of time to properly \
     finish. To fix you can simply perform "await store.finish()" at the end of your test.
 
-    • If an effect uses a clock (via "debounce", or "clock.sleep" in a "run" effect), make sure \
-    that you wait enough time for it to perform the effect. If you are using a "TestClock", \
-    advance it so that the effects may complete.
+    If an effect uses a clock (or scheduler, via "receive(on:)", "delay", "debounce", etc.), \
+    make sure that you wait enough time for it to perform the effect. If you are using a test \
+    clock/scheduler, advance it so that the effects may complete, or consider using an \
+    immediate clock/scheduler to immediately perform the effect instead.
 
-    • If you are returning a long-living effect (timers, notifications, streams, etc.), then \
+    If you are returning a long-living effect (timers, notifications, subjects, etc.), then \
     make sure those effects are torn down by marking the effect ".cancellable" and returning a \
-    corresponding cancellation effect ("Effect.cancel") from another action.
+    corresponding cancellation effect ("Effect.cancel") from another action, or, if your \
+    effect is driven by a Combine subject, send it a completion.
 
-    • If you do not wish to assert on these effects, perform "await \
+    If you do not wish to assert on these effects, perform "await \
     store.skipInFlightEffects()", or consider using a non-exhaustive test store: \
     "store.exhaustivity = .off".
     """
 
   /// The advice when waiting timed out while effects are still running.
   static func effectsInFlight(timeoutWasExplicit: Bool) -> String {
-    let timeoutMessage =
-      timeoutWasExplicit
-      ? #"try increasing the duration of this assertion's "timeout""#
-      : #"configure this assertion with an explicit "timeout""#
-    return """
-      There are effects in-flight. If the effect that delivers this action uses a clock (via \
-      "debounce", or "clock.sleep" in a "run" effect), make sure that you wait enough time for \
-      it to perform the effect. If you are using a "TestClock", advance it so that the effects \
-      may complete.
+    """
+    There are effects in-flight. If the effect that delivers this action uses a \
+    clock/scheduler (via "receive(on:)", "delay", "debounce", etc.), make sure that you wait \
+    enough time for it to perform the effect. If you are using a test \
+    clock/scheduler, advance it so that the effects may complete, or consider using \
+    an immediate clock/scheduler to immediately perform the effect instead.
 
-      If you are not yet using a clock, or can not use a clock, \(timeoutMessage).
-      """
+    If you are not yet using a clock/scheduler, or can not use a clock/scheduler, \
+    \(Self.timeoutAdvice(explicit: timeoutWasExplicit)).
+    """
   }
 
-  /// Actions received but not asserted, with TCA's advice.
-  ///
-  /// - Parameters:
-  ///   - actions: The actions.
-  ///   - headline: What went wrong, without the trailing ": …".
-  static func unhandledActions(_ actions: [Any], headline: String) -> String {
+  /// The advice when a `receive` waited in vain with no effect left to deliver the action.
+  static let noEffectsToDeliver = """
+    There are no in-flight effects that could deliver this action. Could the effect you \
+    expected to deliver this action have been cancelled?
     """
-    \(headline): …
+
+  /// The advice when a test store task did not finish in time.
+  static func taskInFlight(timeoutWasExplicit: Bool) -> String {
+    """
+    If this task delivers its action using a clock/scheduler (via "sleep(for:)", \
+    "timer(interval:)", etc.), make sure that you wait enough time for it to \
+    perform its work. If you are using a test clock/scheduler, advance the scheduler so that \
+    the effects may complete, or consider using an immediate clock/scheduler to immediately \
+    perform the effect instead.
+
+    If you are not yet using a clock/scheduler, or cannot use a clock/scheduler, \
+    \(Self.timeoutAdvice(explicit: timeoutWasExplicit)).
+    """
+  }
+
+  private static func timeoutAdvice(explicit: Bool) -> String {
+    explicit
+      ? #"try increasing the duration of this assertion's "timeout""#
+      : #"configure this assertion with an explicit "timeout""#
+  }
+
+  /// Actions received but not asserted when a `send` comes.
+  static func mustHandle(_ actions: [Any]) -> String {
+    """
+    Must handle \(Self.count(actions.count, "received action")) before sending an action.
 
     Unhandled actions: \(Self.dump(actions))
+    """
+  }
+
+  /// Actions received but never asserted, when the test ends (or `finish` is called).
+  static func receivedUnexpected(_ actions: [Any]) -> String {
+    """
+    The store received \(Self.count(actions.count, "unexpected action")).
+
+      Unhandled actions:
+    \(actions.map { "    " + _debugCaseOutput($0, abbreviated: true) }.joined(separator: "\n"))
 
     \(Self.toFixReceivedActions)
     """
   }
 
-  /// The note of a non-exhaustive test store that skipped received actions.
+  /// The note of a test store that skipped received actions.
   static func skipped(_ actions: [Any]) -> String {
     """
-    \(Self.count(actions.count, "received action")) \(actions.count == 1 ? "was" : "were") \
-    skipped: \(Self.dump(actions))
+    \(actions.count) received action\(actions.count == 1 ? " was" : "s were") skipped.
+
+    \(actions.count == 1 ? Self.dump(actions[0]) : Self.dump(actions))
+    """
+  }
+
+  /// The note of a test store that cancelled effects it was asked to skip.
+  static func skippedEffects(_ origins: [Any]) -> String {
+    """
+    \(origins.count) in-flight effect\(origins.count == 1 ? " was" : "s were") cancelled, \
+    originating from:
+
+    \(origins.count == 1 ? Self.dump(origins[0]) : Self.dump(origins))
     """
   }
 
   /// A change to shared state that no assertion covered, reported when the test store ends.
   static func unassertedSharedChange(_ name: String, before: Any, after: Any) -> String {
     """
-    Tracked changes to '\(name)' but failed to assert: …
+    Test store finished before asserting against changes to shared state.
 
-    \(Self.diff(before, after, actualLabel: "After", expectedLabel: "Before"))
+    \(Self.diff(before, after))
 
-    To fix, assert these changes in the "send" or "receive" whose action made them, or with \
-    "store.assert { … }" when an effect made them.
+    Invoke "TestStore.assert" at the end of this test to assert against changes to shared \
+    state.
     """
   }
 
@@ -106,13 +145,10 @@ enum _TestStoreMessages {
 
   /// " after 1.0 seconds", or nothing for a zero timeout.
   static func after(_ timeout: Duration) -> String {
-    guard timeout > .zero else { return "" }
-    let (seconds, attoseconds) = timeout.components
-    let value = Double(seconds) + Double(attoseconds) / 1e18
-    return " after \(value) seconds"
+    timeout > .zero ? " after \(timeout)" : ""
   }
 
-  /// A multi-line dump of a value, indented.
+  /// A dump of a value, indented.
   static func dump(_ value: Any, indent: Int = 0) -> String {
     let padding = String(repeating: " ", count: indent)
     return _dumpLines(value).map { padding + $0 }.joined(separator: "\n")
@@ -129,32 +165,37 @@ enum _TestStoreMessages {
   ///
   /// (Expected: −, Actual: +)
   /// ```
+  ///
+  /// - Parameters:
+  ///   - expected: The expected value (`−`).
+  ///   - actual: The actual value (`+`).
+  ///   - actualLabel: What the `+` side is called.
+  ///   - indent: How far the diff is indented.
   static func diff(
-    _ expected: Any, _ actual: Any, actualLabel: String = "Actual",
-    expectedLabel: String = "Expected"
+    _ expected: Any, _ actual: Any, actualLabel: String = "Actual", indent: Int = 4
   ) -> String {
     // During an assertion, shared values on the actual side are read as they actually are.
     let expectedLines = _dumpLines(expected)
     let actualLines = _SharedTesting.actualSide { _dumpLines(actual) }
-    let padding = "  "
     guard let diff = _lineDiff(expectedLines, actualLines) else {
       return """
-        \(expectedLabel):
-        \(expectedLines.map { padding + $0 }.joined(separator: "\n"))
+        Expected:
+        \(expectedLines.map { "  " + $0 }.joined(separator: "\n"))
 
         \(actualLabel):
-        \(actualLines.map { padding + $0 }.joined(separator: "\n"))
+        \(actualLines.map { "  " + $0 }.joined(separator: "\n"))
         """
     }
+    let padding = String(repeating: " ", count: indent)
     // `_lineDiff` lines are a marker ("-", "+" or " "), a space, then the dumped line.
     let lines = diff.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       let content = line.dropFirst(2)
       switch line.first {
-      case "-": return "    − " + content
-      case "+": return "    + " + content
-      default: return "      " + content
+      case "-": return padding + "− " + content
+      case "+": return padding + "+ " + content
+      default: return padding + "  " + content
       }
     }
-    return lines.joined(separator: "\n") + "\n\n(\(expectedLabel): −, \(actualLabel): +)"
+    return lines.joined(separator: "\n") + "\n\n(Expected: −, \(actualLabel): +)"
   }
 }

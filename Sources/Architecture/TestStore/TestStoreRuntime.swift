@@ -90,6 +90,9 @@ final class _TestStoreRuntime<State, Action>: _TrackedEffects, @unchecked Sendab
 
   var hasReceived: Bool { self.storage.withLock { !$0.received.isEmpty } }
 
+  /// The actions received and not yet asserted, left in place.
+  var receivedActions: [Action] { self.storage.withLock { $0.received.map(\.action) } }
+
   /// The state after the last action the store reduced, and its index, if it reduced any.
   var latest: (state: State, index: Int)? { self.storage.withLock { $0.latest } }
 
@@ -148,12 +151,23 @@ final class _TestStoreRuntime<State, Action>: _TrackedEffects, @unchecked Sendab
       for effect in effects { storage.running[effect.id] = nil }
     }
   }
+
+  func cancelRunningEffects() {
+    let running = self.runningEffects
+    self.forget(running)
+    // Not awaited: the caller may be one of them (the effect that dismisses the feature).
+    for effect in running { effect.task.cancel() }
+  }
 }
 
 /// The effects of a test store's sends, as seen by a ``TestStoreTask``.
 protocol _TrackedEffects: AnyObject, Sendable {
   /// Whether the effects of a tracked send are still running.
   func isRunning(_ id: Int) -> Bool
+
+  /// Cancels every running effect and stops tracking it, without reporting it (the feature at
+  /// the root dismissed itself).
+  func cancelRunningEffects()
 }
 
 /// The reducer a ``TestStore`` runs: the feature's reducer, run with the test store's current
@@ -178,7 +192,7 @@ struct _TestReducer<State, Action>: Reducer {
     self.runtime.didReduce(action, state: state)
     if effect.isNone { return effect }
     return Effect(
-      operation: effect.operation._running(
+      operation: effect._operation._running(
         with: dependencies, sendLocation: _TestStoreContext.sendLocation))
   }
 }
@@ -230,7 +244,7 @@ struct _TestSendResult<State, Action> {
   let task: StoreTask
 }
 
-extension Store {
+extension StoreActor {
   /// Sends an action for a test store: atomically takes the actions received before it, and
   /// returns the state before and right after the action (before the actions it sends back with
   /// `.send` effects, which are recorded as received).

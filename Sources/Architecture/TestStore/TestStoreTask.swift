@@ -8,29 +8,54 @@
 /// ```
 public struct TestStoreTask: Hashable, Sendable {
   /// The store's task for the effects.
-  public let rawValue: StoreTask
+  let storeTask: StoreTask
   let timeout: Duration
-  /// The test store's executor, and whether the effects run on it.
-  let executor: _TestStoreExecutorThread
+  /// The test store's executor, and whether the effects run on it (`nil` for a task made from
+  /// a plain `Task`).
+  let executor: _TestStoreExecutorThread?
   let effectsAreSerial: Bool
   let isRunning: @Sendable () -> Bool
+  /// The test its failures belong to.
+  let owner: UInt64
 
   init(
     rawValue: StoreTask, timeout: Duration, executor: _TestStoreExecutorThread,
-    effectsAreSerial: Bool, isRunning: @escaping @Sendable () -> Bool
+    effectsAreSerial: Bool, owner: UInt64, isRunning: @escaping @Sendable () -> Bool
   ) {
-    self.rawValue = rawValue
+    self.storeTask = rawValue
     self.timeout = timeout
     self.executor = executor
     self.effectsAreSerial = effectsAreSerial
+    self.owner = owner
     self.isRunning = isRunning
+  }
+
+  /// A test store task for a plain task, as TCA's `TestStoreTask(rawValue:timeout:)`: `finish`
+  /// waits for the task (failing the test after `timeout`), `cancel` cancels it and waits.
+  ///
+  /// ```swift
+  /// let task = TestStoreTask(rawValue: Task { await model.load() }, timeout: .seconds(1))
+  /// await task.finish()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - rawValue: The task, or `nil` for one that has already finished.
+  ///   - timeout: How long ``finish(timeout:fileID:file:line:column:)`` waits by default.
+  public init(rawValue: Task<Void, Never>?, timeout: Duration) {
+    let storeTask = StoreTask(task: rawValue)
+    self.storeTask = storeTask
+    self.timeout = timeout
+    self.executor = nil
+    self.effectsAreSerial = false
+    self.owner = _IssueOwner.current
+    self.isRunning = { !storeTask._isFinished }
   }
 
   /// Cancels the effects and waits until they have stopped, and until what their cancellation
   /// set off has run.
   public func cancel() async {
-    self.rawValue.cancel()
-    await self.rawValue.group?.wait()
+    self.storeTask.cancel()
+    await self.storeTask.group?.wait()
     await _settle(self.executor, effectsAreSerial: self.effectsAreSerial)
   }
 
@@ -53,27 +78,32 @@ public struct TestStoreTask: Hashable, Sendable {
     await _settle(self.executor, effectsAreSerial: self.effectsAreSerial)
     await _expectFinished(
       timeout: timeout ?? self.timeout,
-      at: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+      at: _SourceLocation(
+        fileID: fileID, filePath: filePath, line: line, column: column, owner: self.owner),
       executor: self.executor,
       until: { !self.isRunning() },
-      message: { timeout in
-        "Expected task to finish, but it is still in-flight\(_TestStoreMessages.after(timeout))."
+      message: { duration in
+        """
+        Expected task to finish, but it is still in-flight\(_TestStoreMessages.after(duration)).
+
+        \(_TestStoreMessages.taskInFlight(timeoutWasExplicit: timeout != nil))
+        """
       })
   }
 
   /// Whether the effects were cancelled (an action that started no effect counts as cancelled).
   public var isCancelled: Bool {
-    self.rawValue.isCancelled
+    self.storeTask.isCancelled
   }
 
   /// Compares the underlying tasks.
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.rawValue == rhs.rawValue
+    lhs.storeTask == rhs.storeTask
   }
 
   /// Hashes the underlying task.
   public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.rawValue)
+    hasher.combine(self.storeTask)
   }
 }
 
@@ -82,7 +112,7 @@ public struct TestStoreTask: Hashable, Sendable {
 nonisolated(nonsending) func _expectFinished(
   timeout: Duration,
   at location: _SourceLocation,
-  executor: _TestStoreExecutorThread,
+  executor: _TestStoreExecutorThread?,
   until isFinished: () -> Bool,
   message: (_ timeout: Duration) -> String
 ) async {
@@ -96,12 +126,12 @@ nonisolated(nonsending) func _expectFinished(
 /// makes the wait fail; the timeout only bounds how long it waits for work elsewhere (real
 /// time, I/O, tasks on the global executor).
 nonisolated(nonsending) func _poll(
-  timeout: Duration, executor: _TestStoreExecutorThread, until condition: () -> Bool
+  timeout: Duration, executor: _TestStoreExecutorThread?, until condition: () -> Bool
 ) async -> Bool {
   let clock = ContinuousClock()
   let deadline = clock.now.advanced(by: timeout)
   while true {
-    await executor.waitUntilIdle()
+    await executor?.waitUntilIdle()
     if condition() { return true }
     guard clock.now < deadline else { return false }
     try? await Task.sleep(for: .milliseconds(1))
@@ -112,10 +142,10 @@ nonisolated(nonsending) func _poll(
 /// idle, which is exact when the effects run on it (`effectsAreSerial`). Effects on the global
 /// executor are first yielded to (a heuristic, as TCA's `megaYield`).
 nonisolated(nonsending) func _settle(
-  _ executor: _TestStoreExecutorThread, effectsAreSerial: Bool
+  _ executor: _TestStoreExecutorThread?, effectsAreSerial: Bool
 ) async {
-  await executor.waitUntilIdle()
+  await executor?.waitUntilIdle()
   guard !effectsAreSerial else { return }
   await _settle(20)
-  await executor.waitUntilIdle()
+  await executor?.waitUntilIdle()
 }

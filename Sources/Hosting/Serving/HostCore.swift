@@ -70,7 +70,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
   @usableFromInline
   init(
     loop: EventLoop,
-    store: Store<State, Action>,
+    store: StoreActor<State, Action>,
     revision: RevisionCounter,
     recorder: ReductionRecorder<Action>,
     scopes: ScopeRegistry<State, Action>,

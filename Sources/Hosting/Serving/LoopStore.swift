@@ -9,7 +9,7 @@ import Wire
 /// into their callers: called, each cost a `send` ~11 instructions more (callgrind).
 @usableFromInline
 struct LoopStore<State: Sendable, Action: Sendable> {
-  @usableFromInline let store: Store<State, Action>
+  @usableFromInline let store: StoreActor<State, Action>
   @usableFromInline let loop: EventLoop
   /// Told who sent each action, for the journal and the history.
   @usableFromInline let recorder: ReductionRecorder<Action>

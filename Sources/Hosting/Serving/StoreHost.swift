@@ -127,7 +127,7 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
       }
     }
     let storeDependencies = dependencies
-    let store = Store(
+    let store = StoreActor(
       initialState: state,
       reducer: { HostReducer(base: reducer(), counter: counter, recorder: recorder) },
       withDependencies: { $0 = storeDependencies },

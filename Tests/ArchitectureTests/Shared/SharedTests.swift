@@ -133,7 +133,9 @@ import Testing
       prefix: "A state change does not match expectation",
       containing: """
             −   _count: 2,
+            −   child: CountingChild.State(_count: 2)
             +   _count: 1,
+            +   child: CountingChild.State(_count: 1)
         """
     ) { line in
       let store = TestStore(initialState: CountingParent.State()) { CountingParent() }
@@ -147,7 +149,9 @@ import Testing
       prefix: "State was not expected to change, but a change occurred",
       containing: """
             −   _count: 0,
+            −   child: CountingChild.State(_count: 0)
             +   _count: 1,
+            +   child: CountingChild.State(_count: 1)
         """
     ) { line in
       let store = TestStore(initialState: CountingParent.State()) { CountingParent() }
@@ -158,12 +162,12 @@ import Testing
 
   @Test func anEffectsChangeNeverAssertedFailsAtTheEnd() async {
     await expectTestStoreIssue(
-      prefix: #"Tracked changes to 'Shared<Int>(.inMemory("count"))' but failed to assert"#,
+      prefix: "Test store finished before asserting against changes to shared state.",
       containing: """
             − 0
             + 1
 
-        (Before: −, After: +)
+        (Expected: −, Actual: +)
         """
     ) { line in
       let store = TestStore(initialState: CountingParent.State()) { CountingParent() }

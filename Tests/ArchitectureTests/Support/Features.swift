@@ -355,11 +355,11 @@ struct Host: Reducer {
 /// Makes a store on a test clock, collecting runtime warnings.
 func makeStore<R: Reducer & Sendable>(
   _ initialState: R.State,
-  clock: TestClock = TestClock(),
+  clock: TestClock<Duration> = TestClock(),
   warnings: Collector = Collector(),
   _ reducer: R
-) -> Store<R.State, R.Action> where R.State: Sendable {
-  Store(
+) -> StoreActor<R.State, R.Action> where R.State: Sendable {
+  StoreActor(
     initialState: initialState, reducer: { reducer },
     withDependencies: {
       $0.clock = clock

@@ -117,15 +117,13 @@ extension Scoreboard.Action: Sendable {}
   @Test func sendByKeyPathReportsAMismatchAtItsLine() async {
     await expectTestStoreIssue(
       """
-      A state change does not match expectation: …
+      A state change does not match expectation.
 
             Scoreboard.State(
           −   score: 6,
           +   score: 7,
               log: [],
-              player: Player.State(
-                name: ""
-              )
+              player: Player.State(name: "")
             )
 
       (Expected: −, Actual: +)

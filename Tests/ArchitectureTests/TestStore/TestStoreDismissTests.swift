@@ -11,6 +11,7 @@ private struct Closing: Reducer {
   enum Action: Equatable {
     case saveTapped
     case cancelTapped
+    case listen
   }
 
   @Dependency(\.dismiss) var dismiss
@@ -22,12 +23,24 @@ private struct Closing: Reducer {
       return .run { _ in await self.dismiss() }
     case .cancelTapped:
       return .none
+    case .listen:
+      return .run { _ in try await Task.never() }
     }
   }
 }
 
 /// `TestStore.isDismissed`: a feature at the root of a test store that dismisses itself.
 @Suite struct TestStoreDismissTests {
+  @Test func dismissingEndsTheEffectsStillRunning() async {
+    let store = TestStore(initialState: Closing.State()) { Closing() }
+    let listening = await store.send(.listen)
+    await store.send(.saveTapped) { $0.isSaving = true }
+    #expect(store.isDismissed)
+    // Nothing is left running at the end of the test: no "still running" failure.
+    await listening.finish()
+    #expect(listening.isCancelled)
+  }
+
   @Test func aFeatureThatDismissesItselfDismissesTheTestStore() async {
     let store = TestStore(initialState: Closing.State()) { Closing() }
     #expect(!store.isDismissed)
@@ -41,7 +54,7 @@ private struct Closing: Reducer {
     await withKnownIssue {
       await store.send(.cancelTapped)
     } matching: { issue in
-      issue.comments.first?.rawValue.hasPrefix("Can't send an action to a dismissed test store.")
+      issue.comments.first?.rawValue.hasPrefix("Can't send action to dismissed test store.")
         == true
     }
   }

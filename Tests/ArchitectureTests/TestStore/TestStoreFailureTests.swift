@@ -10,7 +10,7 @@ import Testing
   @Test func stateMismatchShowsADiff() async {
     await expectTestStoreIssue(
       """
-      A state change does not match expectation: …
+      A state change does not match expectation.
 
             TestStoreFeature.State(
           −   count: 2,
@@ -31,7 +31,7 @@ import Testing
   @Test func unexpectedStateChangeWithoutClosure() async {
     await expectTestStoreIssue(
       """
-      State was not expected to change, but a change occurred: …
+      State was not expected to change, but a change occurred.
 
             TestStoreFeature.State(
           −   count: 0,
@@ -75,16 +75,12 @@ import Testing
   @Test func sendingBeforeReceivingFails() async {
     await expectTestStoreIssue(
       """
-      Must handle 2 received actions before sending an action: …
+      Must handle 2 received actions before sending an action.
 
       Unhandled actions: [
         [0]: .response(1),
         [1]: .response(2)
       ]
-
-      To fix, explicitly assert against these actions using "store.receive", skip these actions \
-      by performing "await store.skipReceivedActions()", or consider using a non-exhaustive test \
-      store: "store.exhaustivity = .off".
       """,
     ) { line in
       let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
@@ -97,7 +93,7 @@ import Testing
   @Test func receivingTheWrongActionShowsADiff() async {
     await expectTestStoreIssue(
       """
-      Received unexpected action before this one: …
+      Received unexpected action before this one:
 
           − TestStoreFeature.Action.response(2)
           + TestStoreFeature.Action.response(1)
@@ -116,7 +112,7 @@ import Testing
   @Test func receivingTheWrongCase() async {
     await expectTestStoreIssue(
       """
-      Received unexpected action: …
+      Received unexpected action:
 
         TestStoreFeature.Action.response(1)
       """,
@@ -132,7 +128,7 @@ import Testing
   @Test func receivingWithNothingInFlight() async {
     await expectTestStoreIssue(
       """
-      Expected to receive the following action, but didn't: …
+      Expected to receive the following action, but didn't:
 
         TestStoreFeature.Action.tick
       """,
@@ -148,13 +144,14 @@ import Testing
       """
       Expected to receive an action, but received none after 0.1 seconds.
 
-      There are effects in-flight. If the effect that delivers this action uses a clock (via \
-      "debounce", or "clock.sleep" in a "run" effect), make sure that you wait enough time for \
-      it to perform the effect. If you are using a "TestClock", advance it so that the effects \
-      may complete.
+      There are effects in-flight. If the effect that delivers this action uses a \
+      clock/scheduler (via "receive(on:)", "delay", "debounce", etc.), make sure that you wait \
+      enough time for it to perform the effect. If you are using a test clock/scheduler, advance \
+      it so that the effects may complete, or consider using an immediate clock/scheduler to \
+      immediately perform the effect instead.
 
-      If you are not yet using a clock, or can not use a clock, try increasing the duration of \
-      this assertion's "timeout".
+      If you are not yet using a clock/scheduler, or can not use a clock/scheduler, try \
+      increasing the duration of this assertion's "timeout".
       """,
     ) { line in
       let clock = TestClock()
@@ -173,11 +170,10 @@ import Testing
   @Test func unreceivedActionsAtTheEndAreReportedAtTheLastAssertion() async {
     await expectTestStoreIssue(
       """
-      The store received 1 unexpected action after this one: …
+      The store received 1 unexpected action.
 
-      Unhandled actions: [
-        [0]: .response(2)
-      ]
+        Unhandled actions:
+          .response
 
       To fix, explicitly assert against these actions using "store.receive", skip these actions \
       by performing "await store.skipReceivedActions()", or consider using a non-exhaustive test \
@@ -195,24 +191,26 @@ import Testing
     await expectTestStoreIssue(
       """
       An effect returned for this action is still running. It must complete before the end of \
-      the test. …
+      the test.
 
-      To fix, inspect any effects the reducer returns for this action and ensure that all of them \
-      complete by the end of the test. There are a few reasons why an effect may not have \
+      To fix, inspect any effects the reducer returns for this action and ensure that all of \
+      them complete by the end of the test. There are a few reasons why an effect may not have \
       completed:
 
-      • If using async/await in your effect, it may need a little bit of time to properly \
+      If using async/await in your effect, it may need a little bit of time to properly \
       finish. To fix you can simply perform "await store.finish()" at the end of your test.
 
-      • If an effect uses a clock (via "debounce", or "clock.sleep" in a "run" effect), make sure \
-      that you wait enough time for it to perform the effect. If you are using a "TestClock", \
-      advance it so that the effects may complete.
+      If an effect uses a clock (or scheduler, via "receive(on:)", "delay", "debounce", etc.), \
+      make sure that you wait enough time for it to perform the effect. If you are using a test \
+      clock/scheduler, advance it so that the effects may complete, or consider using an \
+      immediate clock/scheduler to immediately perform the effect instead.
 
-      • If you are returning a long-living effect (timers, notifications, streams, etc.), then \
+      If you are returning a long-living effect (timers, notifications, subjects, etc.), then \
       make sure those effects are torn down by marking the effect ".cancellable" and returning a \
-      corresponding cancellation effect ("Effect.cancel") from another action.
+      corresponding cancellation effect ("Effect.cancel") from another action, or, if your \
+      effect is driven by a Combine subject, send it a completion.
 
-      • If you do not wish to assert on these effects, perform "await \
+      If you do not wish to assert on these effects, perform "await \
       store.skipInFlightEffects()", or consider using a non-exhaustive test store: \
       "store.exhaustivity = .off".
       """,
@@ -229,17 +227,18 @@ import Testing
     await expectTestStoreIssue(
       {
         """
-        Expected effects to finish, but there are still effects in-flight after 0.05 seconds:
+        Expected effects to finish, but there are still effects in-flight after 0.05 seconds.
 
           • TestStoreFeature.Action.neverEnding sent at ArchitectureTests/TestStoreFailureTests.swift:\(sendLine.value)
 
-        There are effects in-flight. If the effect that delivers this action uses a clock (via \
-        "debounce", or "clock.sleep" in a "run" effect), make sure that you wait enough time for \
-        it to perform the effect. If you are using a "TestClock", advance it so that the effects \
-        may complete.
+        There are effects in-flight. If the effect that delivers this action uses a \
+        clock/scheduler (via "receive(on:)", "delay", "debounce", etc.), make sure that you wait \
+        enough time for it to perform the effect. If you are using a test clock/scheduler, advance \
+        it so that the effects may complete, or consider using an immediate clock/scheduler to \
+        immediately perform the effect instead.
 
-        If you are not yet using a clock, or can not use a clock, try increasing the duration of \
-        this assertion's "timeout".
+        If you are not yet using a clock/scheduler, or can not use a clock/scheduler, try \
+        increasing the duration of this assertion's "timeout".
         """
       },
     ) { line in
@@ -254,7 +253,8 @@ import Testing
 
   @Test func testStoreTaskFinishTimesOut() async {
     await expectTestStoreIssue(
-      "Expected task to finish, but it is still in-flight after 0.05 seconds."
+      prefix: "Expected task to finish, but it is still in-flight after 0.05 seconds.\n\n",
+      containing: "try increasing the duration of this assertion's \"timeout\"."
     ) { line in
       let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       let task = await store.send(.neverEnding)
@@ -280,7 +280,7 @@ import Testing
   @Test func actionForAMissingElementFailsInsteadOfCrashing() async {
     let id = UUID(uuidString: "DEADBEEF-0000-0000-0000-000000000000")!
     await expectTestStoreIssue(
-      prefix: "A \"forEach\" at ArchitectureTests/TestFeatures.swift:",
+      prefix: "A \"forEach\" at \"ArchitectureTests/TestFeatures.swift:",
       containing: "received an action for a missing element.",
     ) { line in
       let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
@@ -319,10 +319,37 @@ import Testing
     }
   }
 
+  @Test func modifyingADependencyWithoutTestValueInWithDependenciesIsNoFailure() async {
+    // Read to be modified (`$0.liveOnly += 1`), as a test gives it a test implementation.
+    let store = TestStore(initialState: 0) {
+      Reduce<Int, Bool> { state, _ in
+        @Dependency(\.liveOnly) var liveOnly
+        state = liveOnly
+        return .none
+      }
+    } withDependencies: {
+      $0.liveOnly += 1
+    }
+    await store.send(true) { $0 = 43 }
+    withDependencies {
+      $0.liveOnly += 1
+    } operation: {
+      @Dependency(\.liveOnly) var liveOnly
+      #expect(liveOnly == 43)
+    }
+  }
+
   @Test func unhandledEffectErrorFailsTheTestAtItsSend() async {
     await expectTestStoreIssue(
-      prefix: "An \"Effect.run\" returned from ArchitectureTests/TestFeatures.swift:",
-      containing: "threw an unhandled error: TestStoreFeatureError().",
+      prefix: #"An "Effect.run" returned from "ArchitectureTests/TestFeatures.swift:"#,
+      containing: """
+        threw an unhandled error.
+
+            TestStoreFeatureError()
+
+        All non-cancellation errors must be explicitly handled via the "catch" parameter on \
+        "Effect.run", or via a "do" block.
+        """,
     ) { line in
       let store = TestStore(initialState: TestStoreFeature.State()) { TestStoreFeature() }
       line.next()
@@ -334,7 +361,7 @@ import Testing
   @Test func nonExhaustiveStillChecksAssertedFields() async {
     await expectTestStoreIssue(
       """
-      A state change does not match expectation: …
+      A state change does not match expectation.
 
             TestStoreFeature.State(
           −   count: 10,
@@ -371,7 +398,10 @@ private enum LiveOnlyKey: DependencyKey {
 }
 
 extension DependencyValues {
-  fileprivate var liveOnly: Int { self[LiveOnlyKey.self] }
+  fileprivate var liveOnly: Int {
+    get { self[LiveOnlyKey.self] }
+    set { self[LiveOnlyKey.self] = newValue }
+  }
 }
 
 /// The line where a test expects an issue, marked from inside the test body.

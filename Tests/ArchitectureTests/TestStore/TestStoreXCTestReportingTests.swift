@@ -35,7 +35,7 @@ final class TestStoreXCTestReportingTests: XCTestCase {
     XCTAssertEqual(
       self.captured.first?.description,
       """
-      failed - A state change does not match expectation: …
+      failed - A state change does not match expectation.
 
             TestStoreFeature.State(
           −   count: 2,
