@@ -42,6 +42,16 @@ private func _dump(
 ) {
   func leaf(_ text: String) { lines.append(indent + prefix + text + suffix) }
 
+  // The app's own say over its dump (CustomDump's protocols) comes first.
+  if let value = value as? any CustomDumpRepresentable {
+    return _dump(
+      value.customDumpValue, prefix: prefix, suffix: suffix, indent: indent, topLevel: topLevel,
+      into: &lines)
+  }
+  if let value = value as? any CustomDumpStringConvertible {
+    return leaf(value.customDumpDescription)
+  }
+
   switch value {
   case let string as String:
     return leaf(String(reflecting: string))
@@ -61,7 +71,13 @@ private func _dump(
     break
   }
 
-  let mirror = Mirror(reflecting: value)
+  var mirror = Mirror(reflecting: value)
+  if let custom = (value as? any CustomDumpReflectable)?.customDumpMirror {
+    // A custom mirror without a display style dumps as a struct, as CustomDump does.
+    mirror =
+      custom.displayStyle == nil
+      ? Mirror(value, children: custom.children, displayStyle: .struct) : custom
+  }
   let children = Array(mirror.children)
   let inner = indent + "  "
 
