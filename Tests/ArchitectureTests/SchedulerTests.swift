@@ -181,6 +181,8 @@ private struct Search: Reducer {
     // An hour-long sleep, cancelled, throws without waiting for its deadline (the test would
     // otherwise not end).
     let sleeper = Task { try await RunLoop.main.eraseToAnyScheduler().sleep(for: .seconds(3600)) }
+    // Most likely asleep by then (if not, the cancellation is seen before it sleeps).
+    try await Task.sleep(for: .milliseconds(50))
     sleeper.cancel()
     await #expect(throws: CancellationError.self) { try await sleeper.value }
   }
