@@ -8,6 +8,9 @@ store protocol (docs/PROTOCOL.md) over the host's Unix socket.
 Clients, each a thread, for T seconds:
   senders      4 connections, 8 `counter` increments in flight each, every one acknowledged
   todo writer  1 connection adding to-dos and deleting the oldest past 100
+  large writer 1 connection setting a to-do's description to a distinct 256 KiB string, then
+               back to empty, in a loop: what the host keeps of large values (its history,
+               change logs for the watchers, send cache) must stay within its byte bounds
   watchers     6 connections subscribed to `counter` and `todos`, mirrors kept by patches
   churners     2 threads connecting, subscribing, reading the snapshot and leaving, in a loop
   stalled      2 connections subscribed to `todos` and `counter` that never read, replaced every 15 s
@@ -33,7 +36,7 @@ QUIET = threading.Event()  # set once every writer has finished: watchers then d
 LOCK = threading.Lock()
 FIGURES = {"acked": 0, "patches": 0, "churn_cycles": 0, "stalled_cycles": 0,
            "oversized_overloaded": 0, "oversized_timed_out": 0, "oversized_other": 0,
-           "todo_actions": 0, "errors": []}
+           "todo_actions": 0, "large_actions": 0, "errors": []}
 
 
 def count(name, by=1):
@@ -158,6 +161,32 @@ def todo_writer(path):
     conn.close()
 
 
+def large_writer(path, size=256 << 10):
+    conn = Connection(path)
+    request = 1
+    filler = "y" * (size - 16)
+    while not STOP.is_set():
+        conn.send({"type": "get", "id": request, "scope": "todos"})
+        todos = conn.receive()["state"]["todos"]
+        request += 1
+        if not todos:
+            time.sleep(0.05)
+            continue
+        scope = "todos/" + todos[0]["id"]
+        for text in ("%d-%s" % (request, filler), ""):
+            conn.send({"type": "send", "id": request, "scope": scope,
+                       "action": {"setDescription": {"_0": text}}})
+            request += 1
+            reply = conn.receive()
+            # The to-do writer may have deleted it meanwhile: then the scope is gone.
+            if reply.get("type") == "error" and reply.get("code") != "scope_unavailable":
+                fail("large writer: %r" % reply)
+            elif reply.get("type") == "ack":
+                count("large_actions")
+        time.sleep(0.02)
+    conn.close()
+
+
 def watcher(path, results):
     conn = Connection(path)
     mirrors = {}
@@ -276,6 +305,7 @@ def main():
     watchers = [client(watcher, args.socket, watched) for _ in range(6)]
     others = [client(sender, args.socket) for _ in range(4)]
     others += [client(todo_writer, args.socket)]
+    others += [client(large_writer, args.socket)]
     others += [client(churner, args.socket) for _ in range(2)]
     others += [client(stalled, args.socket) for _ in range(2)]
     others += [client(oversized, args.socket, args.frame) for _ in range(4)]

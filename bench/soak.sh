@@ -9,14 +9,16 @@
 #   PLOT=FILE             also copy the plot there (e.g. bench/soak.png)
 #
 # The load (bench/soak.py): 4 senders with 8 acknowledged increments in flight each, a to-do
-# writer, 6 watchers keeping mirrors by patches, 2 connect/subscribe/leave churners, 2 stalled
+# writer, a writer of 256 KiB descriptions, 6 watchers keeping mirrors by patches, 2 connect/subscribe/leave churners, 2 stalled
 # readers replaced every 15 s, and 4 connections that announce a 4 MiB frame, send 3.5 MiB of it
 # and stop — against a host with `--max-frame 4194304 --max-buffered 12582912 --frame-timeout
 # 5`, so that they are closed both for the budget (`overloaded`) and for stalling (`bad_frame`).
 # The host keeps `--history 10000` recent actions: the history is memory kept on purpose
 # (about 450 bytes an entry, bounded by --history; bench/HISTORY.md), and at the default of
 # 100,000 entries it alone would hold ~45 MiB after the load — more than the recovery check
-# allows for what hostile clients leave behind, which is what this check is about.
+# allows for what hostile clients leave behind, which is what this check is about. For the same
+# reason its byte bounds are 16 MiB (--history-memory, --change-log-memory): the large writer's
+# descriptions would otherwise fill the default 64 MiB of history, which is kept on purpose too.
 # The host's RSS and open descriptors are sampled every 2 s and plotted (gnuplot, installed
 # with apt-get when missing).
 #
@@ -41,7 +43,7 @@ fi
 
 socket="$OUT/host.sock"
 "$BIN" --socket "$socket" --ephemeral --log-level warning --max-frame 4194304 --max-buffered 12582912 \
-  --frame-timeout 5 --history 10000 2> "$OUT/host.log" &
+  --frame-timeout 5 --history 10000 --history-memory 16M --change-log-memory 16M 2> "$OUT/host.log" &
 host=$!
 stop_host() { kill -TERM "$host" 2>/dev/null || true; wait "$host" 2>/dev/null || true; }
 trap stop_host EXIT

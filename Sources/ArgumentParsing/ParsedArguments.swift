@@ -26,6 +26,45 @@ public struct ParsedArguments: Sendable {
   }
 }
 
+extension ParsedArguments {
+  /// The value of option `name` as a number of bytes, or `nil` when it was not given: a plain
+  /// integer, or one followed by `K`, `M` or `G` (KiB, MiB, GiB; `KiB`, `MiB`, `GiB` and a
+  /// trailing `B` are accepted too), within `range`.
+  public func byteCount(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+    guard let text = value(name) else { return nil }
+    guard let bytes = Self.bytes(text), range.contains(bytes) else {
+      throw UsageError(
+        "The value '\(text)' is invalid for '--\(name)': expected a number of bytes from "
+          + "\(range.lowerBound) to \(range.upperBound), optionally with K, M or G (e.g. 64M)")
+    }
+    return bytes
+  }
+
+  /// `text` read as bytes with an optional binary suffix; `nil` when it is not such a number or
+  /// does not fit.
+  static func bytes(_ text: String) -> Int? {
+    var digits = Substring(text)
+    var unit = 1
+    for (suffixes, scale) in [(["GiB", "GB", "G"], 1 << 30), (["MiB", "MB", "M"], 1 << 20), (["KiB", "KB", "K"], 1 << 10)] {
+      if let suffix = suffixes.first(where: { digits.uppercased().hasSuffix($0.uppercased()) }) {
+        digits = digits.dropLast(suffix.count)
+        unit = scale
+        break
+      }
+    }
+    if unit == 1, digits.uppercased().hasSuffix("B") { digits = digits.dropLast() }
+    guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let number = Int(digits) else {
+      return nil
+    }
+    let (bytes, overflow) = number.multipliedReportingOverflow(by: unit)
+    return overflow ? nil : bytes
+  }
+}
+
+extension Character {
+  fileprivate var isASCIIDigit: Bool { self >= "0" && self <= "9" }
+}
+
 /// A mistake in how a command was invoked: printed as `Error: …`, the usage line and a pointer
 /// to `--help`, with exit code 64 (`EX_USAGE`).
 public struct UsageError: Error, Sendable, CustomStringConvertible {

@@ -43,6 +43,14 @@ enum StorehostCommand {
         "history", value: "n",
         help: "Recent actions kept in memory for history, tail and get --at; 0 turns history off.",
         default: "100000"),
+      .option(
+        "history-memory", value: "bytes",
+        help: "Memory the history may hold (estimated; K, M or G); over it, the oldest entries leave memory.",
+        default: "64M"),
+      .option(
+        "change-log-memory", value: "bytes",
+        help: "Memory the change logs of watched collections may hold (estimated; K, M or G).",
+        default: "64M"),
       .option("max-connections", value: "n", help: "Most clients served at once.", default: "1024"),
       .option("max-subscriptions", value: "n", help: "Most subscriptions per connection.", default: "256"),
       .option(
@@ -104,6 +112,12 @@ enum StorehostCommand {
     }
     if let entries = try parsed.integer("history", in: 0...100_000_000) {
       configuration.historyLimit = entries
+    }
+    if let bytes = try parsed.byteCount("history-memory", in: (1 << 20)...(1 << 40)) {
+      configuration.historyMemoryLimit = bytes
+    }
+    if let bytes = try parsed.byteCount("change-log-memory", in: 0...(1 << 40)) {
+      configuration.changeLogMemoryLimit = bytes
     }
     if let seconds = try parsed.integer("hello-timeout", in: 1...3600) {
       configuration.helloTimeout = Double(seconds)

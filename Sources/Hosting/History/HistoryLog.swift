@@ -16,15 +16,20 @@ import Wire
 /// - Every ``checkpointInterval`` records, the host copies the live root state (a copy-on-write
 ///   copy: the next reduce that mutates a shared part copies that part once) at the revision it
 ///   is at, outside any reduce (``takeCheckpoint(_:revision:)``).
+/// - A checkpoint is also taken once the records since the last one hold a quarter of
+///   ``byteLimit`` (each record's bytes are estimated as it is appended: its action's JSON and
+///   decoded value), so that large actions do not wait for a quarter of ``capacity``.
 /// - Records are dropped a checkpoint interval at a time, oldest first, with the checkpoint that
-///   began them, while at least ``capacity`` records remain after the drop. The first
-///   checkpoint is therefore always the base of the first record: every revision from it to
-///   now can be rebuilt from one checkpoint and at most one interval of records.
+///   began them, while at least ``capacity`` records remain after the drop, or while the
+///   records hold more than ``byteLimit``. The first checkpoint is therefore always the base of
+///   the first record: every revision from it to now can be rebuilt from one checkpoint and at
+///   most one interval of records.
 ///
-/// Memory is bounded by `capacity + checkpointInterval` records (plus the actions of one
-/// event-loop batch, since checkpoints are taken between batches) and five checkpoints (which
-/// share whatever parts of the state did not change between them), whoever reads the history
-/// and however slowly: tails are cursors into these records, not queues.
+/// Memory is bounded by `capacity + checkpointInterval` records and by `byteLimit` plus a
+/// quarter of it (plus the actions of one event-loop batch, since checkpoints are taken
+/// between batches), and about five checkpoints (which share whatever parts of the state did
+/// not change between them), whoever reads the history and however slowly: tails are cursors
+/// into these records, not queues.
 ///
 /// Confined to the host's event loop. It implements ``HistorySource``, the seam through which a
 /// durable host's journal can serve what memory no longer holds.
@@ -35,8 +40,10 @@ final class HistoryLog<State: Sendable, Action: Sendable> {
     let state: State
   }
 
-  /// The fewest recent records kept.
+  /// The fewest recent records kept (unless they hold more than ``byteLimit``).
   let capacity: Int
+  /// The most bytes the records may hold (estimated) once a checkpoint interval is dropped.
+  let byteLimit: Int
   /// The records, appended by the recorder on every reduce.
   let log: RecordLog
   /// Their root actions, in the same order.
@@ -45,12 +52,14 @@ final class HistoryLog<State: Sendable, Action: Sendable> {
   private(set) var checkpoints: [Checkpoint]
 
   /// A history that starts at `revision` with `state`, keeping at least `capacity` records.
-  init(capacity: Int, initialState state: State, revision: Int64) {
+  init(capacity: Int, byteLimit: Int = .max, initialState state: State, revision: Int64) {
     precondition(capacity > 0, "a history keeps at least one record")
     self.capacity = capacity
+    self.byteLimit = byteLimit
     let interval = max(1, capacity / 4)
     self.log = RecordLog(
-      checkpointInterval: interval, reserving: min(capacity + interval, 1 << 16))
+      checkpointInterval: interval, checkpointBytes: max(1, byteLimit / 4),
+      reserving: min(capacity + interval, 1 << 16))
     self.actions = ActionStore(capacity: min(capacity + interval, 1 << 16))
     self.checkpoints = [Checkpoint(revision: revision, state: state)]
   }
@@ -75,7 +84,7 @@ final class HistoryLog<State: Sendable, Action: Sendable> {
   /// Whether a checkpoint is due; clears the pending request for attention.
   func attend() -> Bool {
     self.log.attend()
-    return self.log.sinceCheckpoint >= self.log.checkpointInterval
+    return self.log.isCheckpointDue
   }
 
   /// Keeps `state`, the live root state at `revision` (the revision of the last record), as a
@@ -84,25 +93,34 @@ final class HistoryLog<State: Sendable, Action: Sendable> {
     precondition(
       revision == self.newestRevision, "a checkpoint must be taken at the newest record's revision")
     self.log.sinceCheckpoint = 0
+    self.log.bytesSinceCheckpoint = 0
     guard revision > self.checkpoints[self.checkpoints.count - 1].revision else { return }
     self.checkpoints.append(Checkpoint(revision: revision, state: state))
     self.trim()
   }
 
   /// Drops the oldest interval of records (and the checkpoint it starts from) while at least
-  /// `capacity` records remain after it.
+  /// `capacity` records remain after it, or while the records hold more than `byteLimit`.
   private func trim() {
     while self.checkpoints.count >= 2 {
       let next = self.checkpoints[1].revision
       let remaining = Int(self.newestRevision - next)
-      guard remaining >= self.capacity else { return }
+      guard remaining >= self.capacity || self.log.bytes > self.byteLimit else { return }
+      let before = self.log.bytes
       self.log.dropFirst(Int(next - self.checkpoints[0].revision))
+      self.droppedBytes &+= before - self.log.bytes
       self.actions.dropFirst(Int(next - self.checkpoints[0].revision))
       self.checkpoints.removeFirst()
     }
   }
 
   // MARK: - Reading
+
+  /// The bytes the retained records hold (estimated).
+  var bytes: Int { self.log.bytes }
+  /// The bytes of all records dropped so far (estimated; it only grows), so that the host
+  /// can give their memory back to the system (``MemoryReclaimer``).
+  private(set) var droppedBytes = 0
 
   /// The retained records, oldest first; their revisions are contiguous.
   var records: [HistoryRecord] { self.log.records }

@@ -33,7 +33,8 @@ final class HistoryParts<State: Sendable, Action: Sendable> {
   ) -> HistoryParts? where R.State == State, R.Action == Action {
     guard configuration.historyLimit > 0 else { return nil }
     let log = HistoryLog<State, Action>(
-      capacity: configuration.historyLimit, initialState: initialState, revision: revision)
+      capacity: configuration.historyLimit, byteLimit: configuration.historyMemoryLimit,
+      initialState: initialState, revision: revision)
     recorder.record(into: log.log, actions: log.actions)
     let builder = PastStateBuilder(
       loop: loop, replayer: Replayer(reducer: reducer, dependencies: dependencies))

@@ -7,6 +7,8 @@ struct PendingHistoryRead {
   /// Entries after this revision (`nil`: the newest).
   let since: Int64?
   let limit: Int
+  /// Bytes of actions read from disk past which the read stops (after one entry at least).
+  let byteLimit: Int
   let filter: ScopeFilter?
   /// The tail being backfilled, or `nil` for a `history` request.
   let tail: Tail?
@@ -19,6 +21,9 @@ extension HistoryService {
   /// Entries read from disk per step of a tail's backfill: a bounded read, handed to the socket
   /// before the next.
   static var backfillChunk: Int { 1_000 }
+  /// The most bytes of actions (estimated) one step of a backfill reads: a chunk of large
+  /// actions stops early, so that a backfill holds a few MiB, not a thousand large entries.
+  static var backfillChunkBytes: Int { 4 << 20 }
 
   /// Starts reading from disk what `request` needs, if memory cannot answer it alone.
   ///
@@ -26,7 +31,8 @@ extension HistoryService {
   func readFromDisk(_ request: PendingHistoryRead, session: Session<State, Action>) -> Bool {
     guard
       let load = self.source.entryLoad(
-        since: request.since, limit: request.limit, matching: request.filter)
+        since: request.since, limit: request.limit, byteLimit: request.byteLimit,
+        matching: request.filter)
     else { return false }
     session.pendingHistoryRead = request
     self.output.updateBackpressure(session)
@@ -98,7 +104,8 @@ extension HistoryService {
       self.tails.gap(tail, through: oldest - 1, in: session)
     }
     let request = PendingHistoryRead(
-      id: 0, since: tail.next - 1, limit: Self.backfillChunk, filter: tail.filter, tail: tail)
+      id: 0, since: tail.next - 1, limit: Self.backfillChunk,
+      byteLimit: Self.backfillChunkBytes, filter: tail.filter, tail: tail)
     tail.isBackfilling = self.readFromDisk(request, session: session)
   }
 
@@ -111,9 +118,15 @@ extension HistoryService {
     switch result {
     case .success(let entries):
       for entry in entries { self.tails.append(entry, for: tail, in: session) }
-      // A full chunk ends at its last entry; a shorter one read everything up to `through`.
-      let isFull = entries.count == Self.backfillChunk
-      tail.next = (isFull ? entries[entries.count - 1].rev : through) + 1
+      // The read covered everything up to its last entry: a chunk cut by its count or its
+      // bytes goes on from there, one that got everything up to `through` after it. (A read
+      // with a filter whose last match is before `through` goes on from that match too; the
+      // next read then finds the rest, if any.)
+      if let last = entries.last, last.rev < through {
+        tail.next = last.rev + 1
+      } else {
+        tail.next = through + 1
+      }
     case .failure(let error):
       if case JournalArchive.ArchiveError.unavailable = error {
         // A snapshot pruned what was planned: plan again with what the directory keeps now.

@@ -44,7 +44,8 @@ struct HistoryService<State: Sendable, Action: Sendable> {
     }
     let count = Int(min(limit ?? Int64(Self.defaultLimit), ClientMessage.historyLimitMaximum))
     let request = PendingHistoryRead(
-      id: id, since: since.map(self.clamp), limit: count, filter: filter, tail: nil)
+      id: id, since: since.map(self.clamp), limit: count,
+      byteLimit: self.configuration.maxFrameSize, filter: filter, tail: nil)
     if self.readFromDisk(request, session: session) { return }
     let records = self.source.records(since: request.since, limit: count, matching: filter)
     self.output.reply(

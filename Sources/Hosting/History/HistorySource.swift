@@ -37,7 +37,11 @@ protocol HistorySource<State, Action>: AnyObject {
   /// How to read, off the loop, the entries of a `history` request (or a tail's backfill) that
   /// only the disk holds — those up to the revision before the oldest that
   /// ``records(since:limit:matching:)`` reads from memory; `nil` when memory answers alone.
-  func entryLoad(since: Int64?, limit: Int, matching filter: ScopeFilter?) -> EntryLoad?
+  /// The read stops past `byteLimit` bytes of actions (estimated; after one entry at least):
+  /// a reply larger than a frame could not be sent anyway.
+  func entryLoad(
+    since: Int64?, limit: Int, byteLimit: Int, matching filter: ScopeFilter?
+  ) -> EntryLoad?
 
   /// Reads again what the disk keeps (after a read found files gone: a snapshot pruned them).
   func snapshotsDidChange()
@@ -62,7 +66,9 @@ struct ReplayPlan<State: Sendable, Action: Sendable>: Sendable {
 
 extension HistoryLog: HistorySource {
   /// Nothing is on disk: memory answers every request.
-  func entryLoad(since: Int64?, limit: Int, matching filter: ScopeFilter?) -> EntryLoad? {
+  func entryLoad(
+    since: Int64?, limit: Int, byteLimit: Int, matching filter: ScopeFilter?
+  ) -> EntryLoad? {
     nil
   }
 

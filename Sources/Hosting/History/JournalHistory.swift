@@ -10,7 +10,7 @@ import Wire
 ///        │   read off the loop               │   read on the loop                   │
 /// ```
 ///
-/// What only the disk holds is read off the event loop: ``entryLoad(since:limit:matching:)``
+/// What only the disk holds is read off the event loop: ``entryLoad(since:limit:byteLimit:matching:)``
 /// and ``replayPlan(to:)`` describe the read, the host runs it on the history's thread, and the
 /// connection's later requests wait for it (as they wait for a past state). The journal holds
 /// every record up to the one before memory's oldest (those were handed to the operating
@@ -68,7 +68,9 @@ final class JournalHistory<State: Sendable, Action: Sendable>: HistorySource {
     self.memory.records(since: since, limit: limit, matching: filter)
   }
 
-  func entryLoad(since: Int64?, limit: Int, matching filter: ScopeFilter?) -> EntryLoad? {
+  func entryLoad(
+    since: Int64?, limit: Int, byteLimit: Int, matching filter: ScopeFilter?
+  ) -> EntryLoad? {
     guard let start = self.diskStart else { return nil }
     // Everything from the journal is older than memory's first entry.
     let through = self.memory.oldestEntryRevision - 1
@@ -77,7 +79,8 @@ final class JournalHistory<State: Sendable, Action: Sendable>: HistorySource {
       guard since < through else { return nil }
       let after = max(since, start)
       return EntryLoad(through: through) {
-        try archive.entries(after: after, through: through, limit: limit, matching: filter)
+        try archive.entries(
+          after: after, through: through, limit: limit, byteLimit: byteLimit, matching: filter)
       }
     }
     // The newest entries: from disk only what memory lacks.
@@ -85,7 +88,8 @@ final class JournalHistory<State: Sendable, Action: Sendable>: HistorySource {
     guard inMemory < limit else { return nil }
     return EntryLoad(through: through) {
       try archive.newestEntries(
-        after: start, through: through, limit: limit - inMemory, matching: filter)
+        after: start, through: through, limit: limit - inMemory, byteLimit: byteLimit,
+        matching: filter)
     }
   }
 
@@ -111,36 +115,57 @@ struct EntryLoad: Sendable {
 
 extension JournalArchive {
   /// The entries after `revision`, up to `through`, that pass `filter`, oldest first; at most
-  /// `limit`.
+  /// `limit`, and no more once their actions hold `byteLimit` bytes (estimated).
   func entries(
-    after revision: Int64, through: Int64, limit: Int, matching filter: ScopeFilter?
+    after revision: Int64, through: Int64, limit: Int, byteLimit: Int = .max,
+    matching filter: ScopeFilter?
   ) throws -> [HistoryEntry] {
     var found: [HistoryEntry] = []
+    var bytes = 0
     guard revision < through else { return found }
     try self.forEachRecord(after: revision, through: through) { record in
-      if filter?.matches(record.scope) ?? true { found.append(HistoryEntry(record)) }
-      return found.count < limit
+      if filter?.matches(record.scope) ?? true {
+        found.append(HistoryEntry(record))
+        bytes += record.action.map(ByteEstimate.heap(of:)) ?? 0
+      }
+      return found.count < limit && bytes < byteLimit
     }
     return found
   }
 
   /// The newest `limit` entries after `revision`, up to `through`, that pass `filter`, oldest
   /// first (a scan from `revision`: the journal is read forwards only).
+  ///
+  /// Fewer when their actions hold more than `byteLimit` bytes (estimated): the newest that
+  /// fit, one at least.
   func newestEntries(
-    after revision: Int64, through: Int64, limit: Int, matching filter: ScopeFilter?
+    after revision: Int64, through: Int64, limit: Int, byteLimit: Int = .max,
+    matching filter: ScopeFilter?
   ) throws -> [HistoryEntry] {
-    var found: [HistoryEntry] = []
-    guard revision < through, limit > 0 else { return found }
+    var found: [(entry: HistoryEntry, bytes: Int)] = []
+    var bytes = 0
+    var first = 0
+    guard revision < through, limit > 0 else { return [] }
     // Without a filter, the newest `limit` are the last `limit` revisions.
     let start = filter == nil ? max(revision, through - Int64(limit)) : revision
     try self.forEachRecord(after: start, through: through) { record in
       guard filter?.matches(record.scope) ?? true else { return true }
-      found.append(HistoryEntry(record))
-      // Bounded: trimmed to `limit` whenever it reaches twice that.
-      if found.count >= 2 * limit { found.removeFirst(found.count - limit) }
+      let size = record.action.map(ByteEstimate.heap(of:)) ?? 0
+      found.append((HistoryEntry(record), size))
+      bytes += size
+      // Bounded: the oldest go past `limit` entries or `byteLimit` bytes (lazily: compacted
+      // whenever half the array is gone).
+      while found.count - first > limit || (bytes > byteLimit && found.count - first > 1) {
+        bytes -= found[first].bytes
+        first += 1
+      }
+      if first >= 64 && first * 2 >= found.count {
+        found.removeFirst(first)
+        first = 0
+      }
       return true
     }
-    return Array(found.suffix(limit))
+    return found[first...].map(\.entry)
   }
 }
 

@@ -11,6 +11,9 @@ struct HistoryRecord: Sendable {
   let scope: String?
   let scopeAction: JSON?
   let draws: [Draw]
+  /// The bytes this record and its root action hold, estimated when it was appended (see
+  /// ``HistoryLog``'s byte bound).
+  let bytes: Int
 
   /// The record as a ``Reduction``, with its root action.
   func reduction<Action>(_ action: Action) -> Reduction<Action> {
@@ -35,14 +38,21 @@ final class RecordLog {
   let checkpointInterval: Int
   /// Records appended since the last checkpoint.
   @exclusivity(unchecked) var sinceCheckpoint = 0
+  /// The bytes of the retained records (estimated), and of those appended since the last
+  /// checkpoint.
+  @exclusivity(unchecked) private(set) var bytes = 0
+  @exclusivity(unchecked) var bytesSinceCheckpoint = 0
+  /// Bytes between two checkpoints: a quarter of the history's byte bound.
+  let checkpointBytes: Int
   /// The tails open on all connections: entries are pushed only while there are some.
   @exclusivity(unchecked) var tailCount = 0
   @exclusivity(unchecked) private var attentionRequested = false
   /// Told (from inside a reduce) that the history needs work outside it.
   weak var scheduler: (any HistoryScheduler)?
 
-  init(checkpointInterval: Int, reserving capacity: Int) {
+  init(checkpointInterval: Int, checkpointBytes: Int, reserving capacity: Int) {
     self.checkpointInterval = checkpointInterval
+    self.checkpointBytes = checkpointBytes
     self.records.reserveCapacity(capacity)
   }
 
@@ -50,12 +60,20 @@ final class RecordLog {
   func append(_ record: HistoryRecord) {
     self.records.append(record)
     self.sinceCheckpoint += 1
-    if self.sinceCheckpoint >= self.checkpointInterval || self.tailCount > 0,
+    self.bytes += record.bytes
+    self.bytesSinceCheckpoint += record.bytes
+    if self.isCheckpointDue || self.tailCount > 0,
       !self.attentionRequested
     {
       self.attentionRequested = true
       self.scheduler?.historyNeedsAttention()
     }
+  }
+
+  /// Whether enough records, or bytes, were appended since the last checkpoint for the next.
+  var isCheckpointDue: Bool {
+    self.sinceCheckpoint >= self.checkpointInterval
+      || self.bytesSinceCheckpoint >= self.checkpointBytes
   }
 
   /// Clears the pending request for attention (the host is attending to it now).
@@ -65,6 +83,7 @@ final class RecordLog {
 
   /// Drops the oldest `count` records.
   func dropFirst(_ count: Int) {
+    for record in self.records[..<count] { self.bytes -= record.bytes }
     self.records.removeFirst(count)
   }
 }

@@ -1,3 +1,4 @@
+@_spi(ChangeTracking) import Architecture
 import Wire
 
 /// Keeps every subscription's client up to date: computes the patches owed since each
@@ -32,6 +33,10 @@ final class PushEngine<State: Sendable, Action: Sendable> {
   private var syncedRevision: Int64 = 0
   /// Per scope name: when an expensive scope may be pushed again (see `sync`).
   private var scopeNotBefore: [String: Double] = [:]
+  /// The bytes the change logs of the identified arrays watched through this host may keep
+  /// together (``HostConfiguration/changeLogMemoryLimit``): a watcher whose position was
+  /// dropped gets the whole collection once.
+  let changeLogBudget: IdentifiedArrayChangeBudget
   /// A push that took longer than this (seconds) is costly (see `costlyPushWaitFactor`).
   private static var costlySync: Double { 0.000_5 }
 
@@ -47,6 +52,8 @@ final class PushEngine<State: Sendable, Action: Sendable> {
     self.log = log
     self.maxFrameSize = configuration.maxFrameSize
     self.costlyPushWaitFactor = configuration.costlyPushWaitFactor
+    self.changeLogBudget = IdentifiedArrayChangeBudget(
+      limit: configuration.changeLogMemoryLimit, estimatingSizeWith: ByteEstimate.of(any:))
   }
 
   /// A scope's JSON at a revision.
@@ -81,7 +88,9 @@ final class PushEngine<State: Sendable, Action: Sendable> {
     let current = self.revision.value
     if let version = self.versions[name], version.revision == current { return (version.json, nil) }
     let encoded = try state.trackedJSON()
-    guard encoded.collections.isEmpty else { return (try encoded.fullJSON(), encoded.base) }
+    guard encoded.collections.isEmpty else {
+      return (try encoded.fullJSON(), encoded.base(budget: self.changeLogBudget))
+    }
     self.versions[name] = ScopeVersion(revision: current, json: encoded.skeleton)
     return (encoded.skeleton, nil)
   }
@@ -293,7 +302,7 @@ final class PushEngine<State: Sendable, Action: Sendable> {
       cache.tracked = encoded
     }
     guard let ops = try? now.operations(from: base) else { return }
-    let next = cache.trackedBase ?? now.base
+    let next = cache.trackedBase ?? now.base(budget: self.changeLogBudget)
     cache.trackedBase = next
     guard !ops.isEmpty else {
       sub.tracked = next

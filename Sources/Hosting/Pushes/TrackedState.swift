@@ -15,11 +15,14 @@ struct TrackedJSON {
   var collections: [TrackedCollection]
 
   /// What a subscription keeps of this state to compute its next patch: no element, only the
-  /// skeleton and a cursor into each array's change log.
-  var base: TrackedBase {
+  /// skeleton and a cursor into each array's change log, whose kept changes count against
+  /// `budget` (the host's ``HostConfiguration/changeLogMemoryLimit``).
+  func base(budget: IdentifiedArrayChangeBudget) -> TrackedBase {
     TrackedBase(
       skeleton: self.skeleton,
-      marks: self.collections.map { CollectionMark(path: $0.path, cursor: $0.array.cursor) })
+      marks: self.collections.map {
+        CollectionMark(path: $0.path, cursor: $0.array.cursor(budget: budget))
+      })
   }
 
   /// The whole state's JSON (every element encoded), for a snapshot or a full replace.
@@ -49,7 +52,7 @@ struct TrackedJSON {
       return [.replace(path: .root, value: try self.fullJSON())]
     }
     for (mark, collection) in zip(base.marks, self.collections)
-    where mark.cursor != collection.array.cursor {
+    where !collection.array.isAt(mark.cursor) {
       if let changes = try collection.array.operations(since: mark.cursor, at: collection.path) {
         ops += changes
       } else {
@@ -103,8 +106,11 @@ struct TrackedCollection {
 
 /// An identified array of any element type, as the push engine uses it.
 protocol TrackedArray {
-  /// Its position in its change log now.
-  var cursor: IdentifiedArrayChangeCursor { get }
+  /// Its position in its change log now; while the cursor lives, the log keeps the changes
+  /// after it, their bytes counted against `budget`.
+  func cursor(budget: IdentifiedArrayChangeBudget) -> IdentifiedArrayChangeCursor
+  /// Whether it has not changed since `cursor`.
+  func isAt(_ cursor: IdentifiedArrayChangeCursor) -> Bool
   /// Every element, encoded.
   func fullJSON() throws -> JSON
   /// The operations its changes since `cursor` make at `path`, or `nil` when not known.
@@ -116,7 +122,11 @@ protocol TrackedArray {
 struct TypedTrackedArray<ID: Hashable, Element: Encodable>: TrackedArray {
   let array: IdentifiedArray<ID, Element>
 
-  var cursor: IdentifiedArrayChangeCursor { self.array.changeCursor }
+  func cursor(budget: IdentifiedArrayChangeBudget) -> IdentifiedArrayChangeCursor {
+    self.array.changeCursor(budget: budget)
+  }
+
+  func isAt(_ cursor: IdentifiedArrayChangeCursor) -> Bool { self.array.isAt(cursor) }
 
   func fullJSON() throws -> JSON { try JSONValueEncoder().encode(self.array) }
 

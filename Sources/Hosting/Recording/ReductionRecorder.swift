@@ -116,6 +116,9 @@ final class ReductionRecorder<Action>: @unchecked Sendable {
     log.append(
       HistoryRecord(
         revision: reduction.revision, time: reduction.time, origin: reduction.origin,
-        scope: reduction.scope, scopeAction: reduction.scopeAction, draws: reduction.draws))
+        scope: reduction.scope, scopeAction: reduction.scopeAction, draws: reduction.draws,
+        bytes: ByteEstimate.ofHistoryRecord(
+          action: reduction.action, scopeAction: reduction.scopeAction,
+          draws: reduction.draws.count)))
   }
 }

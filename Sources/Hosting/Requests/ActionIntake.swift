@@ -117,8 +117,7 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
       self.output.reply(session, .error(id: id, code: .badAction, message: message))
       return nil
     }
-    session.sendCache?.actionJSON = json
-    session.sendCache?.action = action
+    session.sendCache?.remember(action, decodedFrom: json)
     return action
   }
 

@@ -51,6 +51,18 @@ public struct HostConfiguration: Sendable {
   /// to a quarter more (plus one event-loop batch of actions) between two trims. `0` keeps none and turns the feature off: `welcome`
   /// does not list `"history"`, and reduced actions are not recorded at all.
   public var historyLimit = 100_000
+  /// Bytes the history in memory may hold (estimated: the actions' JSON and decoded values,
+  /// default 64 MiB), besides ``historyLimit``: whichever bound is reached first drops the
+  /// oldest entries, a quarter of what is kept at a time. A durable host still serves older
+  /// entries from its journal; an in-memory one answers `entry_gap` past its oldest. The
+  /// history also keeps up to five root states to rebuild past ones from, which share every
+  /// part that did not change with the live state.
+  public var historyMemoryLimit = 64 * 1024 * 1024
+  /// Bytes the change logs of watched identified arrays may keep together (estimated, default
+  /// 64 MiB). A log keeps the changes since its slowest watcher's last push, so that pushes to
+  /// a whole collection's watchers cost O(changes); over the limit, the logs holding the most
+  /// drop their oldest changes, and a watcher that far behind gets the whole collection once.
+  public var changeLogMemoryLimit = 64 * 1024 * 1024
   /// The host's name and version, sent in `welcome`.
   public var hostName = "storehost/1.0"
   /// Where log lines go, and how much is logged.

@@ -40,6 +40,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
   let admission: AdmissionPolicy
   @usableFromInline let budget: InputBudget
   @usableFromInline let reclaimer: MemoryReclaimer
+  /// The holders bounded in bytes, for the `_host` figures and the reclaimer.
+  let retention: RetainedMemory
   @usableFromInline let statistics: HostStatistics
   @usableFromInline let output: SessionOutput
   @usableFromInline let pushes: PushEngine<State, Action>
@@ -49,6 +51,10 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
   /// The history (PROTOCOL.md §8); `nil` when the host keeps none (`historyLimit` 0).
   let history: HistoryService<State, Action>?
 
+  /// Every connection, from its admission until the loop reports it closed (``didClose``). A
+  /// session the host closes stays here meanwhile, its phase `.closing`: the loop reports a
+  /// close after the work that made it has returned, so that no walk over these sessions, or
+  /// over one session's subscriptions and tails, sees one removed under it.
   @usableFromInline var sessions: [Int: Session<State, Action>] = [:]
   /// Subscriptions over all sessions: with none, reduced actions schedule no sync.
   @usableFromInline nonisolated let subscriptionTally = SubscriptionTally()
@@ -113,6 +119,15 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     self.budget = InputBudget(
       limit: configuration.maxBufferedBytes, frameTimeout: configuration.frameTimeout)
     self.reclaimer = reclaimer
+    let retention = RetainedMemory(
+      changeLogs: pushes.changeLogBudget,
+      history: parts.map { parts in
+        let log = parts.log
+        return ({ log.records.count }, { log.bytes }, { log.droppedBytes })
+      },
+      unfinishedFrames: { [budget = self.budget] in budget.buffered })
+    statistics.memory = { retention.figures }
+    self.retention = retention
     self.statistics = statistics
     self.output = output
     self.pushes = pushes
@@ -160,7 +175,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     return session
   }
 
-  /// Forgets a closed connection and its subscriptions.
+  /// Forgets a closed connection and its subscriptions; called by the loop, never from inside
+  /// the host's own work (see ``sessions``).
   @usableFromInline
   func didClose(session id: Int, reason: String) {
     guard let session = sessions.removeValue(forKey: id) else { return }
@@ -278,6 +294,11 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     }
     output.flush(session)
     if session.phase == .closing {
+      // Its unfinished frame will never be read: it leaves the budget now, not when the loop
+      // reports the close (``didClose``), after the connections read in the same round — they
+      // must not be closed for bytes nobody holds any more.
+      let unread = budget.release(session)
+      if unread > 0 { reclaimer.noteRelease(unread) }
       // A session whose last acks wait for the journal closes once they have left.
       if !session.isParked { session.channel.close() }
     } else {
@@ -331,6 +352,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     durability?.tick()
     pushes.pushHostFigures(sessions.values)
     pushes.dropStaleVersions(sessions.values)
+    reclaimer.noteRelease(retention.releaseUnwatched())
     let trimStarted = Platform.monotonicSeconds()
     if reclaimer.trimIfDue(now: trimStarted) {
       let milliseconds = Int((Platform.monotonicSeconds() - trimStarted) * 1000)

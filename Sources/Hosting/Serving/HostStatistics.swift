@@ -23,6 +23,8 @@ final class HostStatistics {
   @exclusivity(unchecked) @usableFromInline var bytesIn: Int64 = 0
   /// Bytes handed to clients' connections.
   @exclusivity(unchecked) @usableFromInline var bytesOut: Int64 = 0
+  /// What the host's holders keep now (set by the core once its parts exist).
+  var memory: () -> HostFigures.Memory = { HostFigures.Memory() }
   private var actionsPerSecond: Int64 = 0
   private var revisionAtLastTick: Int64 = 0
 
@@ -62,7 +64,8 @@ final class HostStatistics {
       actionsPerSecond: self.actionsPerSecond,
       bytesIn: self.bytesIn,
       bytesOut: self.bytesOut,
-      uptimeSeconds: Int64(Platform.monotonicSeconds() - self.startedAt))
+      uptimeSeconds: Int64(Platform.monotonicSeconds() - self.startedAt),
+      memory: self.memory())
   }
 
   /// The JSON form of `figures`, or of the figures now.

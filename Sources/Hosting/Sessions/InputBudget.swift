@@ -46,9 +46,11 @@ final class InputBudget {
   @usableFromInline
   var isOverdrawn: Bool { self.buffered > self.limit }
 
-  /// Forgets a closed session's share.
+  /// Forgets the share of a session that will not be read again (closing or closed); a second
+  /// call finds nothing.
   ///
   /// - Returns: The bytes it held.
+  @usableFromInline
   func release<State, Action>(_ session: Session<State, Action>) -> Int {
     let held = session.bufferedBytes
     self.buffered -= held
@@ -61,11 +63,7 @@ final class InputBudget {
   func evictions<State, Action>(
     _ sessions: [Int: Session<State, Action>].Values
   ) -> [Session<State, Action>] {
-    // Connections already closing give their share back when their close is delivered
-    // (from the loop, after this batch): count them as gone, or their bytes would make the
-    // host close more connections than the budget needs.
-    let leaving = sessions.reduce(0) { $0 + ($1.phase == .closing ? $1.bufferedBytes : 0) }
-    var excess = self.buffered - leaving - self.limit
+    var excess = self.buffered - self.limit
     guard excess > 0 else { return [] }
     let holders = sessions.filter { $0.bufferedBytes > 0 && $0.phase != .closing }
       .sorted { ($0.bufferedBytes, $0.id) > ($1.bufferedBytes, $1.id) }

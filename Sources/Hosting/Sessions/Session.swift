@@ -111,6 +111,23 @@ final class Session<State, Action> {
       self.name = name
       self.bound = bound
     }
+
+    /// Remembers `action`, decoded from `json`, for the next identical send — only when it is
+    /// small (at most ``maxCachedBytes``, estimated): a large action is rarely repeated, and
+    /// the cache would keep it, and its JSON, alive for as long as the connection lasts.
+    @usableFromInline
+    mutating func remember(_ action: Action, decodedFrom json: JSON) {
+      guard ByteEstimate.heap(of: json) <= Self.maxCachedBytes else {
+        self.actionJSON = nil
+        self.action = nil
+        return
+      }
+      self.actionJSON = json
+      self.action = action
+    }
+
+    /// The largest action JSON a send cache keeps (estimated heap bytes).
+    static var maxCachedBytes: Int { 4_096 }
   }
 
   init(

@@ -48,6 +48,26 @@ enum Platform {
     #endif
   }
 
+  /// This process's resident set size in bytes (from `/proc/self/statm`), or 0 where the
+  /// system does not say.
+  static func residentBytes() -> Int64 {
+    #if canImport(Glibc)
+      let file = open("/proc/self/statm", O_RDONLY)
+      guard file >= 0 else { return 0 }
+      defer { close(file) }
+      var buffer = [UInt8](repeating: 0, count: 128)
+      let count = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+      guard count > 0 else { return 0 }
+      // "size resident shared …", in pages.
+      let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
+      guard fields.count > 1, let pages = Int64(String(decoding: fields[1], as: UTF8.self))
+      else { return 0 }
+      return pages * Int64(sysconf(Int32(_SC_PAGESIZE)))
+    #else
+      return 0
+    #endif
+  }
+
   /// The current time as ISO 8601 UTC with seconds, e.g. `2026-11-21T23:40:01Z`.
   static func utcTimestamp() -> String {
     var now = time(nil)

@@ -7,6 +7,9 @@ import Wire
 /// Patches computed from identified arrays' change logs (`TrackedJSON`) against the full
 /// encode-and-diff, over random sequences of every kind of mutation.
 @Suite struct TrackedPatchTests {
+  /// A budget far above what these tests record.
+  static let budget = IdentifiedArrayChangeBudget(limit: 1 << 30, estimatingSizeWith: ByteEstimate.of(any:))
+
   struct Item: Codable, Equatable, Identifiable {
     var id: Int
     var name: String
@@ -52,7 +55,7 @@ import Wire
         groups: [Group(name: "g", members: [item(&random), item(&random)])])
       // A first mutation gives the arrays a history, as a live store's have.
       board.items.append(item(&random))
-      let base = try TypedScopeState(board).trackedJSON().base
+      let base = try TypedScopeState(board).trackedJSON().base(budget: Self.budget)
       let old = try JSONValueEncoder().encode(board)
       var saved = board
       let mutations = Int.random(in: 1...10, using: &random)
@@ -91,13 +94,13 @@ import Wire
       title: "t", items: [Item(id: 1, name: "a", done: false), Item(id: 2, name: "b", done: false)],
       groups: [])
     board.items.append(Item(id: 3, name: "c", done: false))
-    let base = try TypedScopeState(board).trackedJSON().base
+    let base = try TypedScopeState(board).trackedJSON().base(budget: Self.budget)
     #expect(try TypedScopeState(board).trackedJSON().operations(from: base).isEmpty)
     board.items[id: 2]?.done = true
     let ops = try TypedScopeState(board).trackedJSON().operations(from: base)
     #expect(ops.map(\.json.compactString) == [#"{"op":"replace","path":"/items/1/done","value":true}"#])
     // Changed and changed back: nothing to send.
-    let second = try TypedScopeState(board).trackedJSON().base
+    let second = try TypedScopeState(board).trackedJSON().base(budget: Self.budget)
     board.items[id: 2]?.done = false
     board.items[id: 2]?.done = true
     #expect(try TypedScopeState(board).trackedJSON().operations(from: second).isEmpty)

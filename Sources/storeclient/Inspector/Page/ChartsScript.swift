@@ -95,6 +95,7 @@ extension InspectorPage {
           this.actions = new Sparkline(document.getElementById('chart-actions'), ['--accent']);
           this.connections = new Sparkline(document.getElementById('chart-connections'), ['--ok']);
           this.bytes = new Sparkline(document.getElementById('chart-bytes'), ['--in', '--out']);
+          this.memory = new Sparkline(document.getElementById('chart-memory'), ['--in', '--out']);
           this.previous = null;
         }
 
@@ -102,6 +103,7 @@ extension InspectorPage {
           this.actions.clear();
           this.connections.clear();
           this.bytes.clear();
+          this.memory.clear();
           this.previous = null;
           for (const figures of samples) this.add(figures);
         }
@@ -125,6 +127,15 @@ extension InspectorPage {
           text('value-connections', format(figures.connections));
           text('value-bytes-in', format(rateIn));
           text('value-bytes-out', format(rateOut));
+          // What the host keeps besides its state: history and change logs (a host from
+          // before these figures has none).
+          const memory = figures.memory;
+          if (memory) {
+            const kept = memory.historyBytes + memory.changeLogBytes;
+            this.memory.push(memory.residentBytes, kept);
+            text('value-memory-resident', format(memory.residentBytes) + 'B');
+            text('value-memory-kept', format(kept) + 'B');
+          }
         }
       }
 

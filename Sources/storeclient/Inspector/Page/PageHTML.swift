@@ -65,6 +65,7 @@ extension InspectorPage {
       <figure><figcaption>actions/s <b id="value-actions"></b></figcaption><canvas id="chart-actions" width="320" height="64"></canvas></figure>
       <figure><figcaption>connections <b id="value-connections"></b></figcaption><canvas id="chart-connections" width="320" height="64"></canvas></figure>
       <figure><figcaption>bytes/s <span class="in">in</span> <b id="value-bytes-in"></b> · <span class="out">out</span> <b id="value-bytes-out"></b></figcaption><canvas id="chart-bytes" width="320" height="64"></canvas></figure>
+      <figure><figcaption>memory <span class="in">RSS</span> <b id="value-memory-resident"></b> · <span class="out">kept</span> <b id="value-memory-kept"></b></figcaption><canvas id="chart-memory" width="320" height="64"></canvas></figure>
     </footer>
     </body>
     </html>
