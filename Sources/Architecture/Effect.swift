@@ -15,6 +15,14 @@
 /// actions are reduced right after the current action, in order; `.run` work runs in a new task
 /// on the Swift concurrency runtime with the store's dependencies; cancellation operators act
 /// on the store's in-flight effects.
+///
+/// ## Publishers
+///
+/// TCA's `Effect.publisher` exists only where Combine does (Apple platforms), and this library
+/// runs everywhere, so it has none; an effect from a publisher becomes one line over its async
+/// values: `.publisher { p.map(Action.x) }` is
+/// `.run { send in for await value in p.values { await send(.x(value)) } }`, and any other
+/// `AsyncSequence` is iterated the same way.
 public struct Effect<Action>: Sendable {
   /// The effect's operations, as the store runs them (``operation`` is TCA's view of them).
   @usableFromInline

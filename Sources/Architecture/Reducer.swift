@@ -57,6 +57,13 @@ public typealias _ReduceFunction<State, Action> = (inout State, Action) -> Effec
 /// A reducer with the same state and action as `R`, for `some ReducerOf<Self>` bodies.
 public typealias ReducerOf<R: Reducer> = Reducer<R.State, R.Action>
 
+/// The effect type of a reducer: `EffectOf<Feature>` is `Effect<Feature.Action>`.
+///
+/// ```swift
+/// func reduce(into state: inout State, action: Action) -> EffectOf<Self>
+/// ```
+public typealias EffectOf<R: Reducer> = Effect<R.Action>
+
 extension Reducer where Body == Never {
   /// A reducer that implements ``reduce(into:action:)`` has no body.
   public var body: Body {

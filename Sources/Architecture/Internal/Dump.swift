@@ -149,6 +149,16 @@ private func _dump(
     })
   }
 
+  // The app's own say over its dump (CustomDump's protocols) comes first.
+  if let value = value as? any CustomDumpRepresentable {
+    return _dump(
+      value.customDumpValue, prefix: prefix, suffix: suffix, indent: indent, topLevel: topLevel,
+      into: &lines)
+  }
+  if let value = value as? any CustomDumpStringConvertible {
+    return leaf(value.customDumpDescription)
+  }
+
   switch value {
   case let type as Any.Type:
     return leaf("\(_dumpTypeName(type)).self")
@@ -172,7 +182,13 @@ private func _dump(
     break
   }
 
-  let mirror = Mirror(reflecting: value)
+  var mirror = Mirror(reflecting: value)
+  if let custom = (value as? any CustomDumpReflectable)?.customDumpMirror {
+    // A custom mirror without a display style dumps as a struct, as CustomDump does.
+    mirror =
+      custom.displayStyle == nil
+      ? Mirror(value, children: custom.children, displayStyle: .struct) : custom
+  }
   let children = Array(mirror.children)
 
   // A value that shows nothing to reflection (a type with custom storage) would print as an

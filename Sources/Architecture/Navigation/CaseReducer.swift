@@ -89,3 +89,17 @@ extension Reducer {
       fileID: fileID, line: line)
   }
 }
+
+extension CaseReducer {
+  /// The reducer of the enum, for parents written as TCA's `@Reducer enum` parents are:
+  ///
+  /// ```swift
+  /// .ifLet(\.$destination, action: \.destination) {
+  ///   Destination.body
+  /// }
+  /// ```
+  ///
+  /// The same reducer ``Reducer/ifLet(_:action:fileID:line:)`` builds without a closure; here
+  /// the parent may add to it (`Destination.body.dependency(…)`).
+  public static var body: Self { Self() }
+}
