@@ -187,7 +187,7 @@ private struct Search: Reducer {
     await #expect(throws: CancellationError.self) { try await sleeper.value }
   }
 
-  @Test func aForgottenQueueOverrideWarns() async {
+  @MainActor @Test func aForgottenQueueOverrideWarns() async {
     let warnings = Locked<[String]>([])
     let store = Store(initialState: Search.State()) { Search() } withDependencies: {
       $0.runtimeWarnings = RuntimeWarningReporter { message in warnings.withLock { $0.append(message) } }

@@ -152,7 +152,7 @@ private func _dump(
   // The app's own say over its dump (CustomDump's protocols) comes first.
   if let value = value as? any CustomDumpRepresentable {
     return _dump(
-      value.customDumpValue, prefix: prefix, suffix: suffix, indent: indent, topLevel: topLevel,
+      value.customDumpValue, prefix: prefix, suffix: suffix, indent: indent, isRoot: isRoot,
       into: &lines)
   }
   if let value = value as? any CustomDumpStringConvertible {

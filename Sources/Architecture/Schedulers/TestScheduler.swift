@@ -21,7 +21,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
   public typealias SchedulerOptions = Never
 
   /// The virtual time the scheduler counts in.
-  public let clock: TestClock
+  public let clock: TestClock<Duration>
   private let start: SchedulerTimeType
 
   /// Creates a test scheduler.
@@ -69,8 +69,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible & Sendable {
     await self.clock.run(limit: limit.duration)
   }
 
-  private func instant(_ time: SchedulerTimeType) -> TestClock.Instant {
-    TestClock.Instant(offset: self.start.distance(to: time).duration)
+  private func instant(_ time: SchedulerTimeType) -> TestClock<Duration>.Instant {
+    TestClock<Duration>.Instant(offset: self.start.distance(to: time).duration)
   }
 }
 

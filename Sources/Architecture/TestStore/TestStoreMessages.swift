@@ -170,16 +170,18 @@ enum _TestStoreMessages {
   ///   - expected: The expected value (`−`).
   ///   - actual: The actual value (`+`).
   ///   - actualLabel: What the `+` side is called.
+  ///   - expectedLabel: What the `−` side is called.
   ///   - indent: How far the diff is indented.
   static func diff(
-    _ expected: Any, _ actual: Any, actualLabel: String = "Actual", indent: Int = 4
+    _ expected: Any, _ actual: Any, actualLabel: String = "Actual",
+    expectedLabel: String = "Expected", indent: Int = 4
   ) -> String {
     // During an assertion, shared values on the actual side are read as they actually are.
     let expectedLines = _dumpLines(expected)
     let actualLines = _SharedTesting.actualSide { _dumpLines(actual) }
     guard let diff = _lineDiff(expectedLines, actualLines) else {
       return """
-        Expected:
+        \(expectedLabel):
         \(expectedLines.map { "  " + $0 }.joined(separator: "\n"))
 
         \(actualLabel):
@@ -196,6 +198,6 @@ enum _TestStoreMessages {
       default: return padding + "  " + content
       }
     }
-    return lines.joined(separator: "\n") + "\n\n(Expected: −, \(actualLabel): +)"
+    return lines.joined(separator: "\n") + "\n\n(\(expectedLabel): −, \(actualLabel): +)"
   }
 }
