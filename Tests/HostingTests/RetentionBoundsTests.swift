@@ -194,6 +194,38 @@ struct RetentionBoundsTests {
     #expect(host.stop() == 0, "storehost failed:\n\(host.stderr.suffix(2_000))")
   }
 
+  /// A subscriber that stops reading while a large value changes: the host lets go of the
+  /// value it last sent it (one old copy per stalled subscription), and when it reads again, its
+  /// next patch replaces the whole state — its mirror ends equal to the host's state.
+  @Test func aStalledSubscriberCatchesUpWithTheWholeStateAfterTheHostLetItsOldValueGo() throws {
+    let host = try HostProcess(arguments: Self.arguments)
+    let writer = try WireClient.greeted(path: host.socketPath)
+    let ids = try Self.todoIDs(1, through: writer)
+    let scope = "todos/" + ids[0]
+    let watcher = try WireClient.greeted(path: host.socketPath)
+    let subscribed = try watcher.reply(to: #"{"type":"subscribe","id":1,"scope":"\#(scope)"}"#, id: 1, timeout: 60)
+    var mirror = try #require(subscribed["state"], "\(subscribed)")
+    // The watcher does not read while 24 MiB of changes go by: its socket and the host's
+    // output buffer for it fill, and the host stops pushing to it.
+    try Self.sendLargeDescriptions(24, to: ids, through: writer)
+    let final = try writer.reply(to: #"{"type":"get","id":2,"scope":"\#(scope)"}"#, id: 2, timeout: 60)
+    let expected = try #require(final["state"])
+    // It reads again: every patch applies to what it holds, and it ends at the host's state.
+    var patches = 0
+    while mirror != expected {
+      let message = try watcher.next(timeout: 120)
+      guard message["type"] == .string("patch"), case .array(let ops)? = message["ops"] else {
+        Issue.record("expected a patch, got \(message["type"] ?? .null)")
+        break
+      }
+      mirror = try JSONPatch.apply(ops.map { try JSONPatchOperation(json: $0) }, to: mirror)
+      patches += 1
+    }
+    #expect(mirror == expected)
+    #expect(patches < 24, "the pushes a stalled reader missed are coalesced")
+    #expect(host.stop() == 0, "storehost failed:\n\(host.stderr.suffix(2_000))")
+  }
+
   @Test func boundsAreOptionsWithUnits() throws {
     for (arguments, message) in [
       (

@@ -130,6 +130,7 @@ final class PushEngine<State: Sendable, Action: Sendable> {
       // A client whose socket is full is behind: rather than queue patches it would read
       // stale, remember to push once, coalesced, when it has drained.
       if session.channel.isBackedUp {
+        if !session.needsSync { self.releaseOldValues(of: session) }
         session.needsSync = true
         continue
       }
@@ -140,6 +141,21 @@ final class PushEngine<State: Sendable, Action: Sendable> {
       session.channel.flush()
     }
     return cache.deferredUntil
+  }
+
+  /// Lets go of what `session`'s subscriptions keep of the states they last sent, once the
+  /// client stops reading and the states move on: the old values would otherwise stay alive
+  /// for as long as it does not read (one per subscription; with large values and many
+  /// stalled clients, the host's memory). Its next patch, once it reads again, replaces each
+  /// whole state instead. Subscriptions with identified arrays hold no old elements (their
+  /// change logs are bounded by ``changeLogBudget``).
+  func releaseOldValues(of session: Session<State, Action>) {
+    for sub in session.subscriptions.values where sub.tracked == nil {
+      guard case .scope = sub.target else { continue }
+      sub.lastState = nil
+      sub.lastJSON = .null
+      sub.isReleased = true
+    }
   }
 
   /// Pushes the `_host` figures to their watchers; run once a second (the figures change
@@ -235,6 +251,7 @@ final class PushEngine<State: Sendable, Action: Sendable> {
         guard !frame.isEmpty, let json = shared.json else { return }
         session.output.append(contentsOf: frame)
         sub.lastJSON = json
+        sub.isReleased = false
         sub.lastRevision = self.revision.value
         return
       }
@@ -320,7 +337,10 @@ final class PushEngine<State: Sendable, Action: Sendable> {
     _ sub: Subscription<State, Action>, state: any ScopeState, json: JSON,
     in session: Session<State, Action>, cache: SyncCache.Scope?
   ) {
-    let ops = JSONPatch.diff(from: sub.lastJSON, to: json)
+    let ops =
+      sub.isReleased
+      ? [JSONPatchOperation.replace(path: .root, value: json)]
+      : JSONPatch.diff(from: sub.lastJSON, to: json)
     sub.lastState = state
     guard !ops.isEmpty else {
       cache?.frames.append((sub.id, sub.lastRevision, []))
@@ -328,6 +348,7 @@ final class PushEngine<State: Sendable, Action: Sendable> {
     }
     guard self.appendPatch(sub, ops: ops, in: session, cache: cache) else { return }
     sub.lastJSON = json
+    sub.isReleased = false
     sub.lastRevision = self.revision.value
   }
 

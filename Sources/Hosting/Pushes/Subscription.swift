@@ -22,6 +22,9 @@ final class Subscription<State, Action> {
   /// array's changes were sent. Its patches are computed from these in O(changes), and the
   /// subscription holds no copy of the state, typed or JSON.
   @exclusivity(unchecked) var tracked: TrackedBase?
+  /// Whether ``lastState`` and ``lastJSON`` were let go while the client was not reading
+  /// (``PushEngine/releaseOldValues(of:)``): its next patch replaces the whole state.
+  @exclusivity(unchecked) var isReleased = false
   /// The revision of the last message for this subscription: the next patch's `base`.
   @exclusivity(unchecked) var lastRevision: Int64
 
