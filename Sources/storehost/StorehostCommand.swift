@@ -75,8 +75,13 @@ enum StorehostCommand {
   enum Invocation {
     case help
     case version
-    case serve(app: String, configuration: HostConfiguration, persistence: Persistence)
+    /// Serve `app`; `explicitSocket` says whether `--socket` chose the path.
+    case serve(
+      app: String, configuration: HostConfiguration, persistence: Persistence, explicitSocket: Bool)
   }
+
+  /// What `--version` prints: the same form as `storeclient --version`.
+  static let versionLine = "storehost \(PackageVersion.current)"
 
   static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Invocation {
     let parsed = try spec.parse(arguments)
@@ -136,7 +141,9 @@ enum StorehostCommand {
       throw UsageError("The value '\(app)' is invalid for '--app <name>': expected one of \(ExampleApp.names.joined(separator: ", "))")
     }
     let persistence = try self.persistence(parsed, app: app, environment: environment)
-    return .serve(app: app, configuration: configuration, persistence: persistence)
+    return .serve(
+      app: app, configuration: configuration, persistence: persistence,
+      explicitSocket: parsed.value("socket") != nil)
   }
 
   /// Where the state is kept: `--ephemeral`, `--data`, or the default directory.

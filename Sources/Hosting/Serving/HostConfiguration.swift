@@ -52,9 +52,13 @@ public struct HostConfiguration: Sendable {
   /// does not list `"history"`, and reduced actions are not recorded at all.
   public var historyLimit = 100_000
   /// The host's name and version, sent in `welcome`.
-  public var hostName = "storehost/1.0"
+  public var hostName = "storehost/\(PackageVersion.current)"
   /// Where log lines go, and how much is logged.
   public var logLevel: LogLevel = .info
+  /// What systemd passed the process: a listening socket to serve instead of binding
+  /// ``socketPath``, the socket for status notifications, the watchdog's interval (see
+  /// ``SystemdService`` and ``adoptSystemd(from:explicitSocket:)``). Nothing by default.
+  public var systemd = SystemdService()
 
   /// A configuration for a socket path with every other setting at its default.
   ///

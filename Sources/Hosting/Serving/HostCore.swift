@@ -48,6 +48,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
   @usableFromInline nonisolated let durability: Durability<State, Action>?
   /// The history (PROTOCOL.md §8); `nil` when the host keeps none (`historyLimit` 0).
   let history: HistoryService<State, Action>?
+  /// Notifications to systemd (`READY=1`, `STATUS=`, `WATCHDOG=1`…); `nil` outside it.
+  @usableFromInline let systemd: SystemdLink?
 
   @usableFromInline var sessions: [Int: Session<State, Action>] = [:]
   /// Subscriptions over all sessions: with none, reduced actions schedule no sync.
@@ -103,6 +105,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
         pushes: pushes, hostLog: log)
     }
     self.history = history
+    self.systemd = SystemdLink(configuration: configuration, loop: loop, log: log, app: appName)
     self.loop = loop
     self.store = store
     self.revision = revision
@@ -130,7 +133,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     durability?.gate.output = output
   }
 
-  var sessionCount: Int { sessions.count }
+  @usableFromInline var sessionCount: Int { sessions.count }
 
   // MARK: - Connection events
 
@@ -328,6 +331,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
       finishBatch(session)
     }
     statistics.tick()
+    systemd?.update(revision: revision.value, clients: sessions.count)
     durability?.tick()
     pushes.pushHostFigures(sessions.values)
     pushes.dropStaleVersions(sessions.values)
@@ -392,6 +396,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     isShuttingDown = true
     // Written and flushed first: the acknowledgements it held leave before the byes.
     durability?.finish()
+    let count = sessions.count
     for session in sessions.values {
       finishBatch(session)
       HostMessage.bye(reason: reason).encodeFrame(into: &session.output)
@@ -399,7 +404,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
       session.phase = .closing
       session.channel.close()
     }
-    log(.info, "shutdown: said bye to \(sessions.count) client(s)")
+    log(.info, "shutdown: said bye to \(count) client\(count == 1 ? "" : "s")")
     sessions.removeAll()
   }
 }
