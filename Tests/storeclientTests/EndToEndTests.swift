@@ -149,14 +149,25 @@ struct EndToEndTests {
     }
   }
 
-  @Test func watchFormatsJSONAndPatchAndStopsAfterOneChangeWithOnce() async throws {
+  @Test func watchOncePrintsTheStateNowAndExits() async throws {
     try await self.withHost { host in
-      let json = try ClientProcess(["watch", "counter", "--format", "json", "--once", "--socket", host.socketPath])
+      _ = try await storeclient(["send", "counter", #"{"incrementButtonTapped":{}}"#, "--socket", host.socketPath])
+      let once = try await storeclient(["watch", "counter", "todos", "--once", "--socket", host.socketPath])
+      let lines = once.output.split(separator: "\n").map(String.init)
+      #expect(lines.count == 2, "one line per scope: \(once.output)")
+      #expect(lines.contains { $0.hasPrefix("counter  rev ") && $0.contains(#""count":1"#) })
+      #expect(lines.contains { $0.hasPrefix("todos  rev ") })
+    }
+  }
+
+  @Test func watchFormatsJSONAndPatchAndStopsAfterOneChangeWithNextChange() async throws {
+    try await self.withHost { host in
+      let json = try ClientProcess(["watch", "counter", "--format", "json", "--next-change", "--socket", host.socketPath])
       let patch = try ClientProcess(["watch", "counter", "--format", "patch", "--socket", host.socketPath])
       try await json.waitForLine { $0.hasPrefix(#"{"count":0"#) }
       try await patch.waitForLine { $0.hasPrefix(#"{"scope":"counter","rev":"#) }
       _ = try await storeclient(["send", "counter", #"{"incrementButtonTapped":{}}"#, "--socket", host.socketPath])
-      #expect(try await json.wait() == 0, "--once exits after the first change")
+      #expect(try await json.wait() == 0, "--next-change exits after the first change")
       let lines = json.output.lines
       #expect(lines.count == 2)
       #expect(try JSON(parsing: lines[1]) == JSON(parsing: (try await storeclient(["get", "counter", "--socket", host.socketPath])).output))
