@@ -149,6 +149,13 @@ final class HTTPConnection {
     }
   }
 
+  /// Called by the server's loop once an answer has left: the next request may be buffered
+  /// already (pipelined).
+  func readBufferedRequests() {
+    guard case .reading = self.state else { return }
+    self.process()
+  }
+
   /// Reads requests from the buffered input while the connection is free to answer one.
   private func process() {
     while case .reading = self.state {
@@ -242,6 +249,7 @@ final class HTTPConnection {
   }
 
   private func flush() {
+    if case .closed = self.state { return }
     while self.outboundBytes > 0 {
       let result = self.outbound.withUnsafeBytes {
         SocketSystem.send(self.fd, UnsafeRawBufferPointer(rebasing: $0[self.outboundStart...]))
@@ -275,7 +283,9 @@ final class HTTPConnection {
       } else {
         self.schedule(.requestTimeout, after: self.configuration.requestTimeout)
       }
-      self.process()  // a pipelined request may be buffered already
+      // A pipelined request may be buffered already: the loop hands it to the handler, not
+      // this write (see HTTPServer's notes).
+      self.server.readyToRead.append(self.id)
     case .writing(keepAlive: false), .streaming(_, finishing: true):
       self.beginClosing()
     default:
@@ -284,23 +294,25 @@ final class HTTPConnection {
   }
 
   private func beginClosing() {
-    if case .streaming(let stream, _) = self.state { stream.markClosed() }
     guard !self.inputClosed else { return self.close() }
+    if case .streaming(let stream, _) = self.state { self.server.closedStreams.append(stream) }
     SocketSystem.shutdownWrite(self.fd)
     self.state = .closing
     self.deadlineAction = .linger
     self.deadline = SocketSystem.now() &+ Self.lingerTime
   }
 
-  /// Closes the socket at once; an event stream's close handlers run.
+  /// Closes the socket at once; an event stream's close handlers run from the server's loop.
   func close() {
     let previous = self.state
     if case .closed = previous { return }
     self.state = .closed
     self.deadline = .max
     self.writeDeadline = .max
+    self.outbound = []
+    self.outboundStart = 0
     SocketSystem.close(self.fd)
     self.server.removeConnection(self.id)
-    if case .streaming(let stream, _) = previous { stream.markClosed() }
+    if case .streaming(let stream, _) = previous { self.server.closedStreams.append(stream) }
   }
 }

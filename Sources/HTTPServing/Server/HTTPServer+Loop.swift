@@ -11,6 +11,7 @@ extension HTTPServer {
       if stopping { break }
       let now = SocketSystem.now()
       for connection in Array(self.connections.values) { connection.fire(now: now) }
+      self.runDeferredWork()
 
       pollSet.removeAll(keepingCapacity: true)
       polled.removeAll(keepingCapacity: true)
@@ -35,7 +36,23 @@ extension HTTPServer {
       }
     }
     for connection in Array(self.connections.values) { connection.close() }
+    self.runDeferredWork()
     self.closeDescriptors()
+  }
+
+  /// Hands the requests pipelined behind an answer that has left to the handler, and runs the
+  /// close handlers of the streams whose connection closed — here, at the top of the loop, not
+  /// inside the write that finished the answer or failed (so a handler never runs while a
+  /// connection is in the middle of writing).
+  private func runDeferredWork() {
+    while !self.readyToRead.isEmpty || !self.closedStreams.isEmpty {
+      let ready = self.readyToRead
+      self.readyToRead.removeAll()
+      for id in ready { self.connections[id]?.readBufferedRequests() }
+      let streams = self.closedStreams
+      self.closedStreams.removeAll()
+      for stream in streams { stream.markClosed() }
+    }
   }
 
   /// Takes the commands queued by other threads, and whether to stop.

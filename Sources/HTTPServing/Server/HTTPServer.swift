@@ -17,11 +17,17 @@
 ///   responder.respond(…) ─┐                 ┌──────────────────────────────────────────┐
 ///   stream.send(…) ───────┼─▶ inbox ──wake─▶│ 1. apply the inbox (responses, events)    │
 ///   stream.close() ───────┘   (locked)      │ 2. fire deadlines: 408, 503, idle, linger │
-///                                           │ 3. poll(2): listener, wakeup, connections │
-///                                           │ 4. accept · read → parser → handler       │
+///                                           │ 3. requests pipelined behind an answer    │
+///                                           │    → handler; closed streams' handlers    │
+///                                           │ 4. poll(2): listener, wakeup, connections │
+///                                           │ 5. accept · read → parser → handler       │
 ///                                           │    write what the sockets take            │
 ///                                           └──────────────────────────── repeat ───────┘
 /// ```
+///
+/// On the server's thread, the handler and a stream's close handlers are called by these steps
+/// themselves, never from inside a write: writing an answer, or failing to, runs no code of
+/// the caller's.
 ///
 /// The handler is called on the server's thread, once per request, in order per connection:
 /// it must not block. It answers through its ``HTTPResponder`` — at once, or later from any
@@ -67,6 +73,12 @@ public final class HTTPServer: @unchecked Sendable {
   // Loop-confined.
   var connections: [UInt64: HTTPConnection] = [:]
   var nextConnectionID: UInt64 = 1
+  /// Connections whose answer has left and whose next (pipelined) request may already be
+  /// buffered: the loop hands it to the handler, not the write that finished the answer.
+  var readyToRead: [UInt64] = []
+  /// Event streams whose connection closed: the loop runs their close handlers, not the call
+  /// (perhaps a failed write) that closed them.
+  var closedStreams: [HTTPEventStream] = []
   let readBuffer: UnsafeMutableRawBufferPointer
 
   private init(

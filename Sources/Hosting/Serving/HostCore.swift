@@ -51,6 +51,10 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
   /// Notifications to systemd (`READY=1`, `STATUS=`, `WATCHDOG=1`…); `nil` outside it.
   @usableFromInline let systemd: SystemdLink?
 
+  /// Every connection, from its admission until the loop reports it closed (``didClose``). A
+  /// session the host closes stays here meanwhile, its phase `.closing`: the loop reports a
+  /// close after the work that made it has returned, so that no walk over these sessions, or
+  /// over one session's subscriptions and tails, sees one removed under it.
   @usableFromInline var sessions: [Int: Session<State, Action>] = [:]
   /// Subscriptions over all sessions: with none, reduced actions schedule no sync.
   @usableFromInline nonisolated let subscriptionTally = SubscriptionTally()
@@ -163,7 +167,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     return session
   }
 
-  /// Forgets a closed connection and its subscriptions.
+  /// Forgets a closed connection and its subscriptions; called by the loop, never from inside
+  /// the host's own work (see ``sessions``).
   @usableFromInline
   func didClose(session id: Int, reason: String) {
     guard let session = sessions.removeValue(forKey: id) else { return }
@@ -281,6 +286,11 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     }
     output.flush(session)
     if session.phase == .closing {
+      // Its unfinished frame will never be read: it leaves the budget now, not when the loop
+      // reports the close (``didClose``), after the connections read in the same round — they
+      // must not be closed for bytes nobody holds any more.
+      let unread = budget.release(session)
+      if unread > 0 { reclaimer.noteRelease(unread) }
       // A session whose last acks wait for the journal closes once they have left.
       if !session.isParked { session.channel.close() }
     } else {

@@ -6,7 +6,8 @@ import Wire
 protocol ClientChannel: AnyObject {
   /// Bytes accepted by ``write(_:)`` but not yet taken by the kernel.
   var outboundBytes: Int { get }
-  /// Whether the kernel refused queued bytes because the client is not reading.
+  /// Whether the kernel refused queued bytes because the client is not reading — or a send to
+  /// it failed (it has left): pushes and tail entries are then not computed for it.
   var isBackedUp: Bool { get }
   /// Queues bytes; they leave with everything else queued in this loop iteration.
   func write(_ bytes: [UInt8])

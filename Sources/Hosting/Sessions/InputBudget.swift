@@ -46,9 +46,11 @@ final class InputBudget {
   @usableFromInline
   var isOverdrawn: Bool { self.buffered > self.limit }
 
-  /// Forgets a closed session's share.
+  /// Forgets the share of a session that will not be read again (closing or closed); a second
+  /// call finds nothing.
   ///
   /// - Returns: The bytes it held.
+  @usableFromInline
   func release<State, Action>(_ session: Session<State, Action>) -> Int {
     let held = session.bufferedBytes
     self.buffered -= held

@@ -153,8 +153,13 @@ public final class UnixConnection: EventSource {
   public var outboundBytes: Int { self.outbound.count - self.outboundStart }
 
   /// Whether the socket's buffer is full and queued output waits for the peer to read: the
-  /// peer is behind. ``onWritable`` is called when it has caught up.
-  public var isBackedUp: Bool { self.waitingForWritable && !self.connecting }
+  /// peer is behind. ``onWritable`` is called when it has caught up. Also `true` once a send
+  /// has failed (the peer left; the loop closes the connection soon): nothing written now
+  /// would leave, so an owner that produces output only for a peer that keeps up — pushes, a
+  /// tail's entries — stops producing it instead of encoding it for nobody.
+  public var isBackedUp: Bool {
+    (self.waitingForWritable && !self.connecting) || self.sendFailure != nil
+  }
 
   /// Queues bytes for sending at the end of the loop iteration. Ignored once closed.
   ///

@@ -54,6 +54,27 @@ import Testing
     #expect(recorder.events == ["flush returned", "read 3 bytes", "closed: errno \(EPIPE)"])
   }
 
+  @Test func aConnectionWhoseSendFailedSaysItIsBackedUp() async throws {
+    let (mine, peer) = try Self.pair()
+    close(peer)
+    let loop = EventLoop(name: "callbacks")
+    defer { loop.shutdownGracefully() }
+    let recorder = Recorder()
+    await withCheckedContinuation { (closed: CheckedContinuation<Void, Never>) in
+      loop.execute {
+        let connection = UnixConnection.adopt(fileDescriptor: mine, loop: loop)
+        connection.onClose = { _ in closed.resume() }
+        connection.write(Array(repeating: 7, count: 1 << 16))
+        connection.flush()
+        // Until the loop closes it, nothing written would leave: an owner that produces
+        // output only for a peer that keeps up (a tail's entries) must stop, as for a full
+        // socket, rather than encode it for nobody.
+        recorder.add("backed up: \(connection.isBackedUp), open: \(connection.isOpen)")
+      }
+    }
+    #expect(recorder.events == ["backed up: true, open: true"])
+  }
+
   @Test func closeCallsOnCloseAfterTheCallerHasReturned() async throws {
     let (mine, peer) = try Self.pair()
     defer { close(peer) }
