@@ -8,8 +8,12 @@ enum StorehostCommand {
     name: "storehost",
     abstract: "Serve a Composable Architecture store to other processes over a Unix socket.",
     discussion: """
-      Runs in the foreground until SIGTERM or SIGINT, then says bye to every client, removes
-      the socket file and exits 0. Logs one line per event on stderr.
+      Runs in the foreground until SIGTERM, SIGINT or SIGHUP, then says bye to every client,
+      writes a final snapshot, removes the socket file and exits 0. Logs one line per event on
+      stderr (without timestamps when stderr is systemd's journal).
+
+      Under systemd (contrib/systemd): serves the socket a socket unit passes (LISTEN_FDS),
+      notifies readiness, status and stopping (Type=notify) and the watchdog (WatchdogSec=).
 
       The app's state is kept in a data directory: a journal of every action (acknowledged only
       once written) and snapshots. A restart, clean or after a crash, serves exactly the

@@ -1,4 +1,4 @@
-// storehost: serves the example app's root store over a Unix socket until SIGTERM/SIGINT.
+// storehost: serves the example app's root store over a Unix socket until SIGTERM, SIGINT or SIGHUP.
 import ArgumentParsing
 import Foundation
 import Examples
@@ -20,7 +20,7 @@ case .help:
 case .version:
   print(StorehostCommand.versionLine)
 case .serve(let app, var configuration, let persistence, let explicitSocket):
-  // SIGTERM/SIGINT are caught from the start, so one that arrives while the host is still
+  // SIGTERM, SIGINT and SIGHUP are caught from the start, so one that arrives while the host is still
   // recovering is not fatal: it is answered by a clean shutdown as soon as the host is up.
   let signals = TerminationSignals()
   let host: StoreHost<AppFeature.State, AppFeature.Action>

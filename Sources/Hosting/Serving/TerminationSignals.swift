@@ -7,8 +7,12 @@ import Synchronization
   import Darwin
 #endif
 
-/// SIGINT and SIGTERM, caught instead of ending the process, so that a host can stop cleanly
-/// (see ``StoreHost/runUntilTerminated(_:)``).
+/// SIGINT, SIGTERM and SIGHUP, caught instead of ending the process, so that a host can stop
+/// cleanly (see ``StoreHost/runUntilTerminated(_:)``).
+///
+/// SIGHUP stops the host as SIGTERM does: it says the terminal went away (a host started from
+/// an ssh session that ends), and a host has no configuration file to reload — so it is not
+/// the "reload" some daemons make of it, and the unit files declare no `ExecReload=`.
 ///
 /// ```swift
 /// let signals = TerminationSignals()          // from here on, Ctrl-C no longer kills
@@ -20,8 +24,19 @@ import Synchronization
 /// recovering must not kill the process. The signals stay caught while the value lives; once
 /// it is gone their default action (ending the process) is back.
 public final class TerminationSignals: Sendable {
-  /// The signals caught: SIGINT (Ctrl-C) and SIGTERM (`kill`, systemd's stop).
-  public static let caught: [Int32] = [SIGINT, SIGTERM]
+  /// The signals caught: SIGINT (Ctrl-C), SIGTERM (`kill`, systemd's stop) and SIGHUP (the
+  /// terminal hung up).
+  public static let caught: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+  /// The signal's name, as log lines write it: `SIGTERM`.
+  public static func name(of signal: Int32) -> String {
+    switch signal {
+    case SIGINT: "SIGINT"
+    case SIGTERM: "SIGTERM"
+    case SIGHUP: "SIGHUP"
+    default: "signal \(signal)"
+    }
+  }
 
   // Dispatch sources are thread-safe: created, resumed and cancelled once each, from here.
   nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
@@ -42,7 +57,7 @@ public final class TerminationSignals: Sendable {
     var waiters: [Int: CheckedContinuation<Int32?, Never>] = [:]
   }
 
-  /// Starts catching SIGINT and SIGTERM.
+  /// Starts catching SIGINT, SIGTERM and SIGHUP.
   public init() {
     var sources: [any DispatchSourceSignal] = []
     let received = self.received
@@ -69,7 +84,7 @@ public final class TerminationSignals: Sendable {
     for number in Self.caught { signal(number, SIG_DFL) }
   }
 
-  /// Suspends until SIGINT or SIGTERM arrives (at once if one already has), and returns it;
+  /// Suspends until SIGINT, SIGTERM or SIGHUP arrives (at once if one already has), and returns it;
   /// `nil` when the task is cancelled first.
   public func next() async -> Int32? {
     let id = self.received.withLock { state in
@@ -94,7 +109,7 @@ public final class TerminationSignals: Sendable {
 }
 
 extension StoreHost {
-  /// Serves until SIGINT (Ctrl-C) or SIGTERM, then stops as `storehost` does: says `bye` to
+  /// Serves until SIGINT (Ctrl-C), SIGTERM or SIGHUP, then stops as `storehost` does: says `bye` to
   /// every client, writes a final snapshot (a durable host), removes the socket file and
   /// returns — after which the program ends with status 0. A ``shutdown(reason:)`` from
   /// elsewhere ends it too.
@@ -110,15 +125,17 @@ extension StoreHost {
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
         guard let number = await signals.next() else { return }
-        self.core.log(.info, "\(number == SIGINT ? "SIGINT" : "SIGTERM") received: stopping")
+        self.core.log(.info, "\(TerminationSignals.name(of: number)) received: stopping")
         await self.shutdown(reason: "shutdown")
       }
       group.addTask { await self.waitUntilStopped() }
       // Whichever ends first: a signal stops the host; a host stopped otherwise needs none.
+      // The group then waits for a shutdown under way to finish. No second shutdown follows:
+      // the core's executor is the loop, which the first one ended, and a call into it would
+      // never return.
       await group.next()
       group.cancelAll()
     }
-    await self.shutdown()
     withExtendedLifetime(signals) {}
   }
 }
