@@ -111,7 +111,7 @@ enum StoreClient {
     let ordered = CaseSuggestions.ordered(commandNames, for: name)
     var message = "Unknown command '\(name)'"
     if let nearest = ordered.nearest { message += "; did you mean '\(nearest)'?" }
-    return UsageError(message + " The commands: \(commandNames.joined(separator: ", "))")
+    return UsageError(message + "\nThe commands: \(commandNames.joined(separator: ", "))")
   }
 
   private static func help(_ arguments: [String], console: Console) -> ExitCode {
