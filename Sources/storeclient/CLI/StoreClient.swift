@@ -11,7 +11,7 @@ enum StoreClient {
   static let commands: [any ClientCommand.Type] = [
     ScopesCommand.self, ActionsCommand.self, GetCommand.self, WatchCommand.self, SendCommand.self,
     LogCommand.self,
-    DiffCommand.self, PingCommand.self, BenchCommand.self, InspectCommand.self,
+    DiffCommand.self, PingCommand.self, BenchCommand.self, InspectCommand.self, MetricsCommand.self,
     DialStdioCommand.self,
   ]
 
