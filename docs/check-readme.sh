@@ -21,18 +21,22 @@
 # host with status 0, a `bye` to both clients and its socket file removed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-readme="$root/README.md"
-work="$(mktemp -d /tmp/check-readme-XXXXXX)"
+readme="${README_PATH:-$root/README.md}"   # README_PATH: another file, to try the check itself
+# CHECK_README_DIR=dir keeps the clone and the build there between runs (for working on the
+# README: the next run rebuilds only what changed); by default all is temporary.
+work="${CHECK_README_DIR:-$(mktemp -d /tmp/check-readme-XXXXXX)}"
+mkdir -p "$work"
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
+  [ -n "${CHECK_README_DIR:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
 
 fail() { echo "check-readme: $*" >&2; exit 1; }
 
 # --- extract the blocks ------------------------------------------------------------------
+rm -rf "$work/blocks" "$work"/*.out "$work"/*.log "$work/my-app.sock"
 mkdir -p "$work/blocks"
 awk -v out="$work/blocks" '
   /^<!-- readme-test: / {
@@ -66,8 +70,12 @@ done
 
 # --- a fresh clone, and the consumer package ---------------------------------------------
 clone="$work/DistributedArchitecture"
-git clone -q "$root" "$clone"
-git -C "$clone" checkout -q -B main   # an untagged clone of main, as the README assumes
+if [ -d "$clone/.git" ]; then
+  git -C "$clone" fetch -q "$root" HEAD && git -C "$clone" checkout -q -B main FETCH_HEAD
+else
+  git clone -q "$root" "$clone"
+  git -C "$clone" checkout -q -B main   # an untagged clone of main, as the README assumes
+fi
 
 app="$work/MyApp"
 mkdir -p "$app"
@@ -104,16 +112,17 @@ wait_for() { # file text pid
   fail "no '$2' in $(basename "$1")"
 }
 
-"$bin/my-host" 2>"$work/host.log" &
+stdbuf -oL "$bin/my-host" 2>"$work/host.log" &
 host=$!; pids+=("$host")
 wait_for "$work/host.log" "listening on $socket" "$host"
 
-"$bin/my-client" >"$work/first.out" 2>&1 &
+# stdbuf: their output goes to files here, where stdio would hold it back until exit.
+stdbuf -oL "$bin/my-client" >"$work/first.out" 2>&1 &
 first=$!; pids+=("$first")
 wait_for "$work/first.out" "count 1" "$first"
 grep -q "^revision [0-9]*: count 1$" "$work/first.out" || { cat "$work/first.out" >&2; fail "my-client's first line"; }
 
-"$bin/my-client" >"$work/second.out" 2>&1 &
+stdbuf -oL "$bin/my-client" >"$work/second.out" 2>&1 &
 second=$!; pids+=("$second")
 wait_for "$work/second.out" "count 2" "$second"
 wait_for "$work/first.out" "count 2" "$first"   # the first client sees the second's send
