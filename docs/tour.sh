@@ -64,6 +64,8 @@ start_host "$work/host1.log"
 echo
 run storeclient scopes
 echo
+run storeclient actions counter
+echo
 # The second terminal: the watcher.
 stdbuf -oL storeclient watch counter >"$work/watch.out" 2>&1 &
 watcher=$!; pids+=("$watcher")
