@@ -131,13 +131,12 @@ extension HostCore {
       inherited
         ? "stopped; \(configuration.socketPath) stays with systemd"
         : "stopped; removed \(configuration.socketPath)")
-    for waiter in stopWaiters { waiter.resume() }
-    stopWaiters.removeAll()
+    stopLatch.open()
   }
 
-  /// Suspends until ``stop(reason:)`` has run.
-  func waitUntilStopped() async {
-    if isStopped { return }
-    await withCheckedContinuation { stopWaiters.append($0) }
+  /// Suspends until ``stop(reason:)`` has run — without calling into the core, whose loop may
+  /// be gone by then.
+  nonisolated func waitUntilStopped() async {
+    await stopLatch.wait()
   }
 }

@@ -65,7 +65,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
   var isStopped = false
   /// The pending once-a-second ``tick()`` on the loop's timer (see ``startTicking()``).
   private var tickTimer: UInt64?
-  var stopWaiters: [CheckedContinuation<Void, Never>] = []
+  /// Opened by ``stop(reason:)``: waiting for it needs no call into the core (see ``StopLatch``).
+  nonisolated let stopLatch = StopLatch()
 
   @usableFromInline
   init(

@@ -130,9 +130,9 @@ extension StoreHost {
       }
       group.addTask { await self.waitUntilStopped() }
       // Whichever ends first: a signal stops the host; a host stopped otherwise needs none.
-      // The group then waits for a shutdown under way to finish. No second shutdown follows:
-      // the core's executor is the loop, which the first one ended, and a call into it would
-      // never return.
+      // The group then waits for a shutdown under way to finish. Neither task calls into the
+      // core once the host may have stopped (its loop is gone then): the wait is the core's
+      // StopLatch, and a second shutdown returns at once.
       await group.next()
       group.cancelAll()
     }
