@@ -113,6 +113,16 @@ struct DiscoverabilityTests {
 
     let version = try await storeclient(["--version"])
     #expect(version.output == "storeclient \(PackageVersion.current)\n")
+    // Both tools state their version alike.
+    let host = Process()
+    host.executableURL = URL(fileURLWithPath: try #require(Binaries.storehost))
+    host.arguments = ["--version"]
+    let output = Pipe()
+    host.standardOutput = output
+    try host.run()
+    let printed = output.fileHandleForReading.readDataToEndOfFile()
+    host.waitUntilExit()
+    #expect(String(decoding: printed, as: UTF8.self) == "storehost \(PackageVersion.current)\n")
 
     // The usage line after an error is wrapped to the terminal's width.
     let process = try ClientProcess(
