@@ -147,8 +147,25 @@ extension CommandSpec {
     return parsed
   }
 
-  /// The text printed on stderr for a usage error.
+  /// The text printed on stderr for a usage error, its usage line wrapped for the terminal on
+  /// standard error (``TerminalWidth/forStandardError()``).
   public func errorText(_ error: UsageError) -> String {
-    "Error: \(error.message)\nUsage: \(usage)\n  See '\(name) --help' for more information.\n"
+    self.errorText(error, width: TerminalWidth.forStandardError())
+  }
+
+  /// The text printed on stderr for a usage error, the usage line wrapped to `width` columns
+  /// under the command's name, as in `--help`.
+  ///
+  /// - Parameters:
+  ///   - error: The usage error.
+  ///   - width: The width to wrap the usage line to (at least 40 is laid out).
+  /// - Returns: `Error: …`, the usage, and where to read more, each on its own line(s).
+  public func errorText(_ error: UsageError, width: Int) -> String {
+    var parts = usageParts
+    parts[0] = "Usage: " + parts[0]
+    let usage = Self.fill(
+      words: parts, width: max(width, Self.narrowestLayout), hangingIndent: "Usage: ".count + name.count + 1)
+    return "Error: \(error.message)\n" + usage.joined(separator: "\n")
+      + "\n  See '\(name) --help' for more information.\n"
   }
 }

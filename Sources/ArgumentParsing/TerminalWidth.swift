@@ -22,6 +22,17 @@ public enum TerminalWidth {
     return terminalColumns(of: 1) ?? standard
   }
 
+  /// The width to lay error messages out for: `COLUMNS` when set, else the width of the
+  /// terminal on standard error, else ``standard``.
+  public static func forStandardError() -> Int {
+    if let variable = getenv("COLUMNS").map({ String(cString: $0) }), let value = Int(variable),
+      value > 0
+    {
+      return value
+    }
+    return terminalColumns(of: 2) ?? standard
+  }
+
   /// The width of the terminal on `descriptor`, or `nil` when it is not a terminal.
   public static func terminalColumns(of descriptor: Int32) -> Int? {
     var size = winsize()

@@ -15,6 +15,9 @@ import Wire
 public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Nothing is listening on the socket path: no socket file, or a stale one.
   case noHost(path: String)
+  /// The path names something that is not a socket (`kind`: `"a regular file"`, `"a
+  /// directory"`): a host listens on a socket file, so the path is probably not the one meant.
+  case notASocket(path: String, kind: String)
   /// The socket could not be used: the path is too long, permission was denied, … .
   case connectionFailed(SocketError)
   /// The process serving the socket runs as a user the client does not accept as its host's
@@ -87,6 +90,9 @@ public enum RemoteError: Error, Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .noHost(let path):
       "no host is listening on \(path) — start one with `storehost --socket \(path)`"
+    case .notASocket(let path, let kind):
+      "\(path) is \(kind), not a socket: a host listens on a socket file — check the path "
+        + "(--socket, STOREHOST_SOCKET)"
     case .connectionFailed(let error): error.description
     case .untrustedHost(let path, let uid?, let user):
       "refusing the host at \(path): it runs as \(user.map { "\($0) (uid \(uid))" } ?? "uid \(uid)"), "

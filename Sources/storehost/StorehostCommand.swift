@@ -8,8 +8,12 @@ enum StorehostCommand {
     name: "storehost",
     abstract: "Serve a Composable Architecture store to other processes over a Unix socket.",
     discussion: """
-      Runs in the foreground until SIGTERM or SIGINT, then says bye to every client, removes
-      the socket file and exits 0. Logs one line per event on stderr.
+      Runs in the foreground until SIGTERM, SIGINT or SIGHUP, then says bye to every client,
+      writes a final snapshot, removes the socket file and exits 0. Logs one line per event on
+      stderr (without timestamps when stderr is systemd's journal).
+
+      Under systemd (contrib/systemd): serves the socket a socket unit passes (LISTEN_FDS),
+      notifies readiness, status and stopping (Type=notify) and the watchdog (WatchdogSec=).
 
       The app's state is kept in a data directory: a journal of every action (acknowledged only
       once written) and snapshots. A restart, clean or after a crash, serves exactly the
@@ -83,8 +87,13 @@ enum StorehostCommand {
   enum Invocation {
     case help
     case version
-    case serve(app: String, configuration: HostConfiguration, persistence: Persistence)
+    /// Serve `app`; `explicitSocket` says whether `--socket` chose the path.
+    case serve(
+      app: String, configuration: HostConfiguration, persistence: Persistence, explicitSocket: Bool)
   }
+
+  /// What `--version` prints: the same form as `storeclient --version`.
+  static let versionLine = "storehost \(PackageVersion.current)"
 
   static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Invocation {
     let parsed = try spec.parse(arguments)
@@ -150,7 +159,9 @@ enum StorehostCommand {
       throw UsageError("The value '\(app)' is invalid for '--app <name>': expected one of \(ExampleApp.names.joined(separator: ", "))")
     }
     let persistence = try self.persistence(parsed, app: app, environment: environment)
-    return .serve(app: app, configuration: configuration, persistence: persistence)
+    return .serve(
+      app: app, configuration: configuration, persistence: persistence,
+      explicitSocket: parsed.value("socket") != nil)
   }
 
   /// Where the state is kept: `--ephemeral`, `--data`, or the default directory.

@@ -46,9 +46,17 @@ private let send = CommandSpec(
     Issue.record("an unknown option was accepted")
   } catch {
     #expect(error.message == "Unknown option '--bogus'")
-    #expect(send.errorText(error) == """
+    #expect(send.errorText(error, width: 120) == """
       Error: Unknown option '--bogus'
       Usage: storeclient send [--socket <path>] [--no-wait] [--count <n>] <scope> <action-json>
+        See 'storeclient send --help' for more information.
+
+      """)
+    // Narrower than the usage line: wrapped under the command's name, as --help lays it out.
+    #expect(send.errorText(error, width: 60) == """
+      Error: Unknown option '--bogus'
+      Usage: storeclient send [--socket <path>] [--no-wait]
+                              [--count <n>] <scope> <action-json>
         See 'storeclient send --help' for more information.
 
       """)

@@ -28,6 +28,8 @@ public var CLOCK_MONOTONIC: clockid_t { _CLOCK_MONOTONIC }
 
 public var S_IFMT: mode_t { mode_t(0o170000) }
 public var S_IFSOCK: mode_t { mode_t(0o140000) }
+public var S_IFREG: mode_t { mode_t(0o100000) }
+public var S_IFDIR: mode_t { mode_t(0o040000) }
 
 // sys/signal.h's `#define SIG_IGN (void (*)(int))1`, as the overlay declares it.
 public var SIG_IGN: sig_t { unsafeBitCast(1, to: sig_t.self) }

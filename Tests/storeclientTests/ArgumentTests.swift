@@ -34,11 +34,14 @@ import Wire
 
   @Test func watchValidatesItsFormatAndTakesSeveralScopes() throws {
     let watch = try WatchCommand(try WatchCommand.spec.parse(["counter", "todos", "--format", "json"]), socketPath: "/s")
-    #expect(watch.scopes == ["counter", "todos"] && watch.format == .json && watch.reconnects && !watch.once)
+    #expect(watch.scopes == ["counter", "todos"] && watch.format == .json && watch.reconnects && watch.stop == .never)
     let once = try WatchCommand(try WatchCommand.spec.parse(["counter", "--once"]), socketPath: "/s")
-    #expect(once.once && !once.reconnects)
+    #expect(once.stop == .afterSnapshot && !once.reconnects)
+    let next = try WatchCommand(try WatchCommand.spec.parse(["counter", "--next-change"]), socketPath: "/s")
+    #expect(next.stop == .afterFirstChange && !next.reconnects)
     let noReconnect = try WatchCommand(try WatchCommand.spec.parse(["counter", "--no-reconnect"]), socketPath: "/s")
-    #expect(!noReconnect.once && !noReconnect.reconnects)
+    #expect(noReconnect.stop == .never && !noReconnect.reconnects)
+    #expect(usage(WatchCommand.self, ["counter", "--once", "--next-change"]) == "Use either --once or --next-change, not both")
     #expect(usage(WatchCommand.self, ["counter", "--format", "yaml"]) == "The value 'yaml' is invalid for '--format <format>': expected 'text', 'json' or 'patch'")
     #expect(usage(WatchCommand.self, []) == "Missing expected argument '<scope>'")
   }

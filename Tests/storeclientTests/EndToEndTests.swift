@@ -149,14 +149,25 @@ struct EndToEndTests {
     }
   }
 
-  @Test func watchFormatsJSONAndPatchAndStopsAfterOneChangeWithOnce() async throws {
+  @Test func watchOncePrintsTheStateNowAndExits() async throws {
     try await self.withHost { host in
-      let json = try ClientProcess(["watch", "counter", "--format", "json", "--once", "--socket", host.socketPath])
+      _ = try await storeclient(["send", "counter", #"{"incrementButtonTapped":{}}"#, "--socket", host.socketPath])
+      let once = try await storeclient(["watch", "counter", "todos", "--once", "--socket", host.socketPath])
+      let lines = once.output.split(separator: "\n").map(String.init)
+      #expect(lines.count == 2, "one line per scope: \(once.output)")
+      #expect(lines.contains { $0.hasPrefix("counter  rev ") && $0.contains(#""count":1"#) })
+      #expect(lines.contains { $0.hasPrefix("todos  rev ") })
+    }
+  }
+
+  @Test func watchFormatsJSONAndPatchAndStopsAfterOneChangeWithNextChange() async throws {
+    try await self.withHost { host in
+      let json = try ClientProcess(["watch", "counter", "--format", "json", "--next-change", "--socket", host.socketPath])
       let patch = try ClientProcess(["watch", "counter", "--format", "patch", "--socket", host.socketPath])
       try await json.waitForLine { $0.hasPrefix(#"{"count":0"#) }
       try await patch.waitForLine { $0.hasPrefix(#"{"scope":"counter","rev":"#) }
       _ = try await storeclient(["send", "counter", #"{"incrementButtonTapped":{}}"#, "--socket", host.socketPath])
-      #expect(try await json.wait() == 0, "--once exits after the first change")
+      #expect(try await json.wait() == 0, "--next-change exits after the first change")
       let lines = json.output.lines
       #expect(lines.count == 2)
       #expect(try JSON(parsing: lines[1]) == JSON(parsing: (try await storeclient(["get", "counter", "--socket", host.socketPath])).output))
@@ -270,15 +281,17 @@ struct EndToEndTests {
     }
     let unknown = try await storeclient(["frobnicate"])
     #expect(unknown.status == 64)
-    #expect(unknown.errors == "Error: Unexpected argument 'frobnicate'\nUsage: storeclient <subcommand>\n  See 'storeclient --help' for more information.\n")
+    #expect(unknown.errors.hasPrefix("Error: Unknown command 'frobnicate'\nThe commands: scopes, actions, get, "), "\(unknown.errors)")
+    #expect(unknown.errors.hasSuffix("\nUsage: storeclient <subcommand>\n  See 'storeclient --help' for more information.\n"))
     let option = try await storeclient(["get", "counter", "--bogus"])
     #expect(option.status == 64)
-    #expect(option.errors == "Error: Unknown option '--bogus'\nUsage: storeclient get [--socket <path>] [--at <rev>] [--compact] [--pretty] <scope>\n  See 'storeclient get --help' for more information.\n")
+    // Not a terminal and no COLUMNS: the usage line is wrapped to 80 columns.
+    #expect(option.errors == "Error: Unknown option '--bogus'\nUsage: storeclient get [--socket <path>] [--at <rev>] [--compact] [--pretty]\n                       <scope>\n  See 'storeclient get --help' for more information.\n")
     let json = try await storeclient(["send", "counter", #"{"set":{"_0" 5}}"#])
     #expect(json.status == 64)
     #expect(json.errors.hasSuffix("  {\"set\":{\"_0\" 5}}\n               ^\nUsage: storeclient send [--socket <path>] [--no-wait] <scope> <action-json>\n  See 'storeclient send --help' for more information.\n"), "\(json.errors)")
     let missing = try await storeclient(["send", "counter"])
     #expect(missing.status == 64 && missing.errors.hasPrefix("Error: Missing expected argument '<action-json>'\n"))
-    #expect(try await storeclient(["--version"]).output == "1.0.0\n")
+    #expect(try await storeclient(["--version"]).output == "storeclient \(PackageVersion.current)\n")
   }
 }

@@ -276,6 +276,8 @@ def check(browser, url, host_restart=False):
     tab.evaluate("document.getElementById('back-to-live').click()")
     tab.wait_for("the live state is back", f"{count_expression()} === {count + 2}")
 
+    check_dispatch_offers_actions(tab)
+    check_effect_actions_named_as_log_names_them(tab)
     check_scope_list(tab)
     check_charts(tab)
 
@@ -311,6 +313,35 @@ def check(browser, url, host_restart=False):
     if "needs the token" not in body:
         raise CheckFailed(f"a browser without the token was not refused; it read: {body!r}")
     print("ok: a browser without the token is refused")
+
+
+def check_dispatch_offers_actions(tab):
+    """The dispatch box offers the counter's actions; choosing one fills the box with its JSON."""
+    names = tab.wait_for(
+        "the dispatch box offers the counter's actions",
+        "(() => { const s = document.getElementById('action-forms');"
+        " const n = [...s.options].map((o) => o.textContent);"
+        " return !s.hidden && n.includes('incrementButtonTapped') ? n : null; })()")
+    value = tab.evaluate(
+        "(() => { const s = document.getElementById('action-forms');"
+        " s.value = JSON.stringify({ incrementButtonTapped: {} });"
+        " s.dispatchEvent(new Event('change')); return document.getElementById('action').value; })()")
+    if value != '{"incrementButtonTapped":{}}':
+        raise CheckFailed(f"choosing incrementButtonTapped filled the box with {value!r}")
+    print(f"ok: the dispatch box offers {len(names) - 1} actions of the counter; choosing one fills in its JSON")
+
+
+def check_effect_actions_named_as_log_names_them(tab):
+    """An effect's action reads as `storeclient log` writes it (`shop.productList.fetchProducts`),
+    not as the root action's JSON."""
+    text = tab.wait_for(
+        "the log lists an effect's action",
+        "(() => { const e = [...document.querySelectorAll('#log li')]"
+        ".find((li) => li.querySelector('.origin').textContent === 'effect');"
+        " return e ? e.querySelector('.action').textContent : null; })()")
+    if text.startswith("{") or "." not in text.split(" ")[0]:
+        raise CheckFailed(f"an effect's action reads {text!r}, not as storeclient log names it")
+    print(f"ok: an effect's action reads {text!r}, as storeclient log names it")
 
 
 def check_scope_list(tab):

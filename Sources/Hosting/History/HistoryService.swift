@@ -146,11 +146,8 @@ struct HistoryService<State: Sendable, Action: Sendable> {
       self.output.replyUnknownScope(session, id: id, scope: name)
       return
     case .unavailable(let scope):
-      self.output.reply(
-        session,
-        .error(
-          id: id, code: .scopeUnavailable,
-          message: "'\(name)' names no element of '\(scope.pattern)'"))
+      self.output.replyNoElement(
+        session, id: id, scope: name, of: scope, isMalformed: true, root: self.store.state)
       return
     case .scope(_, let found):
       bound = found

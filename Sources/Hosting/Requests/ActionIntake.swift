@@ -41,9 +41,7 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
     // No copy of the root state is held across the reduce (it would make the reduce copy the
     // state it mutates: a whole collection per element action).
     if let exists = bound.exists, !exists(self.store.state) {
-      self.output.reply(
-        session,
-        .error(id: id, code: .scopeUnavailable, message: "'\(name)' does not exist right now"))
+      self.replyMissing(session, id: id, scope: name)
       return
     }
     let action: Action
@@ -85,11 +83,8 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
           session, .error(id: id, code: .forbidden, message: "'\(scope.pattern)' is read-only"))
         return nil
       }
-      self.output.reply(
-        session,
-        .error(
-          id: id, code: .scopeUnavailable,
-          message: "'\(name)' names no element of '\(scope.pattern)'"))
+      self.output.replyNoElement(
+        session, id: id, scope: name, of: scope, isMalformed: true, root: self.store.state)
     case .scope(let scope, let found):
       guard scope.isWritable, found.embed != nil else {
         self.output.reply(
@@ -113,12 +108,35 @@ struct ActionIntake<State: Sendable, Action: Sendable> {
     do {
       action = try bound.embed!(json)
     } catch {
-      let message = (error as? ActionDecodingFailure)?.message ?? "action: \(error)"
-      self.output.reply(session, .error(id: id, code: .badAction, message: message))
+      self.replyBadAction(session, id: id, error)
       return nil
     }
     session.sendCache?.remember(action, decodedFrom: json)
     return action
+  }
+
+  /// Answers a send whose scope exists no more (an element removed, an optional child gone).
+  @usableFromInline
+  func replyMissing(_ session: Session<State, Action>, id: Int64?, scope name: String) {
+    if case .scope(let scope, _) = self.registry.lookup(name), scope.elementIDs != nil {
+      self.output.replyNoElement(
+        session, id: id, scope: name, of: scope, isMalformed: false, root: self.store.state)
+    } else {
+      self.output.reply(
+        session,
+        .error(id: id, code: .scopeUnavailable, message: "'\(name)' does not exist right now"))
+    }
+  }
+
+  /// Answers an action that does not decode: where and why, and — at an enum — its cases, and
+  /// where to see the JSON each takes.
+  @usableFromInline
+  func replyBadAction(_ session: Session<State, Action>, id: Int64?, _ error: any Error) {
+    var message = (error as? ActionDecodingFailure)?.message ?? "action: \(error)"
+    if let scope = session.sendCache?.name, (error as? ActionDecodingFailure)?.listsCases == true {
+      message += " ('storeclient actions \(scope)' shows the JSON each takes)"
+    }
+    self.output.reply(session, .error(id: id, code: .badAction, message: message))
   }
 
   /// Answers a send the journal cannot take now.

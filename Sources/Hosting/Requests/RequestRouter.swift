@@ -262,17 +262,19 @@ struct RequestRouter<State: Sendable, Action: Sendable> {
       self.output.replyUnknownScope(session, id: id, scope: name)
       return nil
     case .unavailable(let scope):
-      self.output.reply(
-        session,
-        .error(
-          id: id, code: .scopeUnavailable,
-          message: "'\(name)' names no element of '\(scope.pattern)'"))
+      self.output.replyNoElement(
+        session, id: id, scope: name, of: scope, isMalformed: true, root: root)
       return nil
-    case .scope(_, let bound):
+    case .scope(let scope, let bound):
       guard let state = bound.state(root) else {
-        self.output.reply(
-          session,
-          .error(id: id, code: .scopeUnavailable, message: "'\(name)' does not exist right now"))
+        if scope.elementIDs != nil {
+          self.output.replyNoElement(
+            session, id: id, scope: name, of: scope, isMalformed: false, root: root)
+        } else {
+          self.output.reply(
+            session,
+            .error(id: id, code: .scopeUnavailable, message: "'\(name)' does not exist right now"))
+        }
         return nil
       }
       return .scope(bound, state)

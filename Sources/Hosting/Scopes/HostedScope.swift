@@ -31,6 +31,13 @@ public struct HostedScope<State, Action> {
   @usableFromInline let segments: [PatternSegment]
   /// Binds the `{id}` segments of a concrete scope name; `nil` when one cannot be an id.
   @usableFromInline let bind: ([String]) -> BoundScope<State, Action>?
+  /// The action type `send` decodes (`nil` for a read-only scope): its shape is listed in
+  /// `scopes` and names the valid cases in `bad_action` messages.
+  @usableFromInline let actionType: (any Decodable.Type)?
+  /// The first few ids of the collection an `{id}` segment picks from, as scope segments, and
+  /// how many there are — for messages about a scope name that names no element (`nil` for a
+  /// pattern without `{id}`).
+  @usableFromInline var elementIDs: ((State) -> (sample: [String], count: Int))?
 
   /// Declares a scope from closures, for shapes the key-path forms don't cover.
   ///
@@ -46,7 +53,10 @@ public struct HostedScope<State, Action> {
     state: @escaping (_ root: State, _ ids: [String]) -> ChildState?,
     action: ((_ child: ChildAction, _ ids: [String]) -> Action)?
   ) {
-    self.init(pattern: pattern, description: description, writable: action != nil) { ids in
+    self.init(
+      pattern: pattern, description: description, writable: action != nil,
+      actionType: action == nil ? nil : ChildAction.self
+    ) { ids in
       BoundScope(
         state: { root in state(root, ids).map { TypedScopeState($0) } },
         embed: action.map { embed in
@@ -60,6 +70,8 @@ public struct HostedScope<State, Action> {
   @usableFromInline
   init(
     pattern: String, description: String?, writable: Bool,
+    actionType: (any Decodable.Type)? = nil,
+    elementIDs: ((State) -> (sample: [String], count: Int))? = nil,
     bind: @escaping ([String]) -> BoundScope<State, Action>?
   ) {
     self.pattern = pattern
@@ -67,11 +79,48 @@ public struct HostedScope<State, Action> {
     self.isWritable = writable
     self.segments = PatternSegment.parse(pattern)
     self.bind = bind
+    self.actionType = actionType
+    self.elementIDs = elementIDs
     precondition(!pattern.isEmpty, "A hosted scope needs a non-empty pattern")
   }
 
   /// The number of `{id}` segments in the pattern.
   var idCount: Int { segments.reduce(0) { $0 + ($1 == .id ? 1 : 0) } }
+
+  /// Why the scope `name`, which matches this pattern, names no element of its collection,
+  /// and what to write instead: `'todos/{id}' is a pattern, not a scope: put the id of one
+  /// element in place of {id}, as in 'todos/0B9E…'; todos has 3 elements: …`.
+  ///
+  /// - Parameters:
+  ///   - name: The scope name a client gave.
+  ///   - isMalformed: Whether an `{id}` segment could not be an id at all (rather than naming
+  ///     an element that is not there).
+  ///   - root: The root state now, for the ids to list.
+  func noElementMessage(_ name: String, isMalformed: Bool, root: State) -> String {
+    var message: String
+    let given = zip(self.segments, name.split(separator: "/", omittingEmptySubsequences: false))
+      .first { $0.0 == .id }.map { String($0.1) } ?? name
+    if name.contains("{id}") {
+      message = "'\(name)' is a pattern, not a scope: put the id of one element in place of {id}"
+    } else if isMalformed {
+      message = "'\(name)' names no element: '\(given)' cannot be an id of '\(pattern)'"
+    } else {
+      message = "'\(name)' does not exist right now: no element has the id '\(given)'"
+    }
+    guard let (sample, count) = self.elementIDs?(root) else { return message }
+    if count == 0 { return message + "; there are no elements now" }
+    let example = self.pattern.replacingFirstID(with: sample[0])
+    let more = count > sample.count ? " and \(count - sample.count) more" : ""
+    let ids = sample.map { "'\($0)'" }.joined(separator: ", ")
+    return message + ", as in '\(example)' (\(count) element\(count == 1 ? "" : "s") now: \(ids)\(more))"
+  }
+
+  /// The shape of the JSON `send` takes (computed once per action type), or `nil` for a
+  /// read-only scope.
+  var actionShape: JSONShape? {
+    func shape<A: Decodable>(_ type: A.Type) -> JSONShape { JSONShape.of(type) }
+    return self.actionType.map { shape($0) }
+  }
 }
 
 // MARK: - Declaring scopes
@@ -86,7 +135,9 @@ extension HostedScope {
     description: String? = nil
   ) -> Self {
     let casePath = AnyCasePath(action)
-    return Self(pattern: pattern, description: description, writable: true) { _ in
+    return Self(
+      pattern: pattern, description: description, writable: true, actionType: ChildAction.self
+    ) { _ in
       BoundScope(
         state: { TypedScopeState($0[keyPath: state]) },
         embed: { casePath.embed(try decodeAction(ChildAction.self, from: $0)) }
@@ -116,7 +167,9 @@ extension HostedScope {
     description: String? = nil
   ) -> Self {
     let casePath = AnyCasePath(action)
-    return Self(pattern: pattern, description: description, writable: true) { _ in
+    return Self(
+      pattern: pattern, description: description, writable: true, actionType: ChildAction.self
+    ) { _ in
       BoundScope(
         state: { $0[keyPath: state].map { TypedScopeState($0) } },
         embed: { casePath.embed(try decodeAction(ChildAction.self, from: $0)) },
@@ -150,7 +203,10 @@ extension HostedScope {
     description: String? = nil
   ) -> Self {
     let casePath = AnyCasePath(action)
-    return Self(pattern: pattern, description: description, writable: true) { ids in
+    return Self(
+      pattern: pattern, description: description, writable: true,
+      actionType: ElementAction.self, elementIDs: elementIDs(collection)
+    ) { ids in
       guard let id = ID(scopeSegment: ids[0]) else { return nil }
       return BoundScope(
         state: { $0[keyPath: collection][id: id].map { TypedScopeState($0) } },
@@ -169,7 +225,10 @@ extension HostedScope {
     of collection: KeyPath<State, IdentifiedArray<ID, Element>>,
     description: String? = nil
   ) -> Self {
-    Self(pattern: pattern, description: description, writable: false) { ids in
+    Self(
+      pattern: pattern, description: description, writable: false,
+      elementIDs: elementIDs(collection)
+    ) { ids in
       guard let id = ID(scopeSegment: ids[0]) else { return nil }
       return BoundScope(
         state: { $0[keyPath: collection][id: id].map { TypedScopeState($0) } }, embed: nil)
@@ -192,7 +251,10 @@ extension HostedScope {
   ) -> Self {
     let casePath = AnyCasePath(action)
     let childPath = AnyCasePath(childAction)
-    return Self(pattern: pattern, description: description, writable: true) { ids in
+    return Self(
+      pattern: pattern, description: description, writable: true,
+      actionType: ChildAction.self, elementIDs: elementIDs(collection)
+    ) { ids in
       guard let id = ID(scopeSegment: ids[0]) else { return nil }
       return BoundScope(
         state: { root in
@@ -207,6 +269,17 @@ extension HostedScope {
     }.checked(ids: 1)
   }
 
+  /// The first ids of a collection, as `{id}` segments name them, and their number.
+  @inlinable
+  static func elementIDs<ID: ScopeIdentifier, Element>(
+    _ collection: KeyPath<State, IdentifiedArray<ID, Element>>
+  ) -> (State) -> (sample: [String], count: Int) {
+    { root in
+      let ids = root[keyPath: collection].ids
+      return (ids.prefix(3).map(\.scopeSegment), ids.count)
+    }
+  }
+
   @usableFromInline
   func checked(ids expected: Int) -> Self {
     precondition(
@@ -218,6 +291,15 @@ extension HostedScope {
 }
 
 // MARK: - Internals
+
+extension String {
+  /// The pattern with its first `{id}` segment replaced by `id`.
+  fileprivate func replacingFirstID(with id: String) -> String {
+    var segments = self.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    if let index = segments.firstIndex(of: "{id}") { segments[index] = id }
+    return segments.joined(separator: "/")
+  }
+}
 
 /// One segment of a scope pattern.
 @usableFromInline
@@ -294,6 +376,8 @@ struct TypedScopeState<Value: Encodable & Equatable>: ScopeState {
 @usableFromInline
 struct ActionDecodingFailure: Error {
   @usableFromInline let message: String
+  /// Whether the message lists the cases of an enum the action failed at.
+  @usableFromInline var listsCases = false
 }
 
 @usableFromInline
@@ -301,8 +385,11 @@ func decodeAction<A: Decodable>(_ type: A.Type, from json: JSON) throws -> A {
   do {
     return try JSONValueDecoder().decode(A.self, from: json)
   } catch {
-    // `action.todo.id: expected string`, or `action: unknown case 'explode'` at the root.
-    let message = error.path.isEmpty ? "action: \(error.reason)" : "action.\(error)"
-    throw ActionDecodingFailure(message: message)
+    // `action.todo.id: expected string`, or `action: unknown case 'explode'` at the root; at an
+    // enum, the valid cases follow (the nearest first when the name given is close to one).
+    var message = error.path.isEmpty ? "action: \(error.reason)" : "action.\(error)"
+    let hint = JSONShape.of(A.self).caseHint(for: error, in: json)
+    if let hint { message += "; " + hint }
+    throw ActionDecodingFailure(message: message, listsCases: hint != nil)
   }
 }

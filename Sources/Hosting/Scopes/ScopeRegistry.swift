@@ -21,7 +21,11 @@ struct ScopeRegistry<State, Action> {
 
   /// The `scopes` listing, the built-in `_host` last.
   @usableFromInline var listing: [ScopeInfo] {
-    scopes.map { ScopeInfo(pattern: $0.pattern, writable: $0.isWritable, description: $0.description) }
+    scopes.map {
+      ScopeInfo(
+        pattern: $0.pattern, writable: $0.isWritable, description: $0.description,
+        actions: $0.actionShape)
+    }
       + [ScopeInfo(pattern: Self.hostScopeName, writable: false, description: HostFigures.summary)]
   }
 

@@ -64,9 +64,13 @@ public struct HostConfiguration: Sendable {
   /// drop their oldest changes, and a watcher that far behind gets the whole collection once.
   public var changeLogMemoryLimit = 64 * 1024 * 1024
   /// The host's name and version, sent in `welcome`.
-  public var hostName = "storehost/1.0"
+  public var hostName = "storehost/\(PackageVersion.current)"
   /// Where log lines go, and how much is logged.
   public var logLevel: LogLevel = .info
+  /// What systemd passed the process: a listening socket to serve instead of binding
+  /// ``socketPath``, the socket for status notifications, the watchdog's interval (see
+  /// ``SystemdService`` and ``adoptSystemd(from:explicitSocket:)``). Nothing by default.
+  public var systemd = SystemdService()
 
   /// A configuration for a socket path with every other setting at its default.
   ///

@@ -2,9 +2,41 @@ import Architecture
 import Wire
 
 extension HostCore {
-  /// Binds the socket (replacing a stale file, refusing when a host is live) and accepts.
+  /// Binds the socket (replacing a stale file, refusing when a host is live) — or takes over
+  /// the one systemd passed — and accepts; then tells systemd the host is ready.
   @inlinable
   func startListening() throws(HostStartError) {
+    if let descriptor = configuration.systemd.listeningDescriptor {
+      try self.adoptListener(descriptor)
+    } else {
+      try self.bindListener()
+    }
+    systemd?.ready(revision: revision.value, clients: sessionCount)
+  }
+
+  /// Serves the listening socket systemd passed (socket activation): its path, owner and
+  /// mode are the socket unit's, and it stays when the host stops.
+  @usableFromInline
+  func adoptListener(_ descriptor: Int32) throws(HostStartError) {
+    do {
+      listener = try UnixListener.adopt(fileDescriptor: descriptor, loop: loop) {
+        [unowned self] connection in
+        // As in bindListener(): the listener calls back on the loop, the core's executor.
+        nonisolated(unsafe) let connection = connection
+        self.assumeIsolated(on: loop) { core in core.accept(connection) }
+      }
+    } catch {
+      throw HostStartError(message: "cannot serve the socket systemd passed: \(error)")
+    }
+    log(
+      .info,
+      "listening on \(listener?.path ?? configuration.socketPath) (passed by systemd: its owner "
+        + "and mode are the socket unit's; app \(appName))")
+  }
+
+  /// Binds the socket file and accepts.
+  @usableFromInline
+  func bindListener() throws(HostStartError) {
     let path = configuration.socketPath
     var permissions = SocketPermissions.least(for: configuration)
     try prepareSocketDirectory(permissions)
@@ -81,24 +113,30 @@ extension HostCore {
     store.state
   }
 
-  /// Says bye, stops listening and removes the socket file.
+  /// Says bye, stops listening and removes the socket file (one systemd passed stays: it is
+  /// the socket unit's, and holds connection attempts until the next start).
   func stop(reason: String) {
     guard !isStopped else { return }
+    systemd?.stopping(clients: sessionCount)
     stopTicking()
     shutdown(reason: reason)
-    listener?.close(removeSocketFile: true)
+    let inherited = configuration.systemd.listeningDescriptor != nil
+    listener?.close(removeSocketFile: !inherited)
     listener = nil
     // The final snapshot, so that the next start replays nothing; then the directory's lock.
     durability?.close()
     isStopped = true
-    log(.info, "stopped; removed \(configuration.socketPath)")
-    for waiter in stopWaiters { waiter.resume() }
-    stopWaiters.removeAll()
+    log(
+      .info,
+      inherited
+        ? "stopped; \(configuration.socketPath) stays with systemd"
+        : "stopped; removed \(configuration.socketPath)")
+    stopLatch.open()
   }
 
-  /// Suspends until ``stop(reason:)`` has run.
-  func waitUntilStopped() async {
-    if isStopped { return }
-    await withCheckedContinuation { stopWaiters.append($0) }
+  /// Suspends until ``stop(reason:)`` has run — without calling into the core, whose loop may
+  /// be gone by then.
+  nonisolated func waitUntilStopped() async {
+    await stopLatch.wait()
   }
 }

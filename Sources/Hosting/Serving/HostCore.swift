@@ -50,6 +50,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
   @usableFromInline nonisolated let durability: Durability<State, Action>?
   /// The history (PROTOCOL.md §8); `nil` when the host keeps none (`historyLimit` 0).
   let history: HistoryService<State, Action>?
+  /// Notifications to systemd (`READY=1`, `STATUS=`, `WATCHDOG=1`…); `nil` outside it.
+  @usableFromInline let systemd: SystemdLink?
 
   /// Every connection, from its admission until the loop reports it closed (``didClose``). A
   /// session the host closes stays here meanwhile, its phase `.closing`: the loop reports a
@@ -65,7 +67,8 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
   var isStopped = false
   /// The pending once-a-second ``tick()`` on the loop's timer (see ``startTicking()``).
   private var tickTimer: UInt64?
-  var stopWaiters: [CheckedContinuation<Void, Never>] = []
+  /// Opened by ``stop(reason:)``: waiting for it needs no call into the core (see ``StopLatch``).
+  nonisolated let stopLatch = StopLatch()
 
   @usableFromInline
   init(
@@ -109,6 +112,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
         pushes: pushes, hostLog: log)
     }
     self.history = history
+    self.systemd = SystemdLink(configuration: configuration, loop: loop, log: log, app: appName)
     self.loop = loop
     self.store = store
     self.revision = revision
@@ -145,7 +149,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     durability?.gate.output = output
   }
 
-  var sessionCount: Int { sessions.count }
+  @usableFromInline var sessionCount: Int { sessions.count }
 
   // MARK: - Connection events
 
@@ -349,6 +353,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
       finishBatch(session)
     }
     statistics.tick()
+    systemd?.update(revision: revision.value, clients: sessions.count)
     durability?.tick()
     pushes.pushHostFigures(sessions.values)
     pushes.dropStaleVersions(sessions.values)
@@ -414,6 +419,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
     isShuttingDown = true
     // Written and flushed first: the acknowledgements it held leave before the byes.
     durability?.finish()
+    let count = sessions.count
     for session in sessions.values {
       finishBatch(session)
       HostMessage.bye(reason: reason).encodeFrame(into: &session.output)
@@ -421,7 +427,7 @@ final actor HostCore<State: Sendable, Action: Sendable>: RevisionObserver, Histo
       session.phase = .closing
       session.channel.close()
     }
-    log(.info, "shutdown: said bye to \(sessions.count) client(s)")
+    log(.info, "shutdown: said bye to \(count) client\(count == 1 ? "" : "s")")
     sessions.removeAll()
   }
 }

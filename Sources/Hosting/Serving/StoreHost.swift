@@ -178,6 +178,9 @@ public final class StoreHost<State: Sendable, Action: Sendable>: Sendable {
   /// Says `bye{reason}` to every client, stops listening, removes the socket file and stops
   /// the event loop. Idempotent.
   public func shutdown(reason: String = "shutdown") async {
+    // Only the first call reaches the core: after it, the loop the core runs on is gone and a
+    // call into the core would never return. The others wait for the first to finish.
+    guard core.stopLatch.claim() else { return await core.waitUntilStopped() }
     await core.stop(reason: reason)
     loop.shutdownGracefully()
   }

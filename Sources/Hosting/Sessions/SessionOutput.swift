@@ -51,6 +51,20 @@ struct SessionOutput {
         message: "no scope matches '\(name)'; 'scopes' lists the patterns"))
   }
 
+  /// Answers a request for a scope whose `{id}` names no element of its collection (or is not
+  /// an id at all, or is the pattern itself): what to write instead, and the ids there are.
+  @usableFromInline
+  func replyNoElement<State, Action>(
+    _ session: Session<State, Action>, id: Int64?, scope name: String,
+    of scope: HostedScope<State, Action>, isMalformed: Bool, root: State
+  ) {
+    self.reply(
+      session,
+      .error(
+        id: id, code: .scopeUnavailable,
+        message: scope.noElementMessage(name, isMalformed: isMalformed, root: root)))
+  }
+
   /// Whether `session` may open another subscription or tail under `limit` (subscriptions and
   /// tails count together); when it may not, answers request `id` with `overloaded`.
   func admitsAnotherSubscription<State, Action>(

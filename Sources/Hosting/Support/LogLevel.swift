@@ -23,6 +23,16 @@ public enum LogLevel: Int, Comparable, Sendable, CaseIterable {
     }
   }
 
+  /// The syslog priority the journal files a line of this level under (`<6>` for info).
+  var syslogPriority: Int {
+    switch self {
+    case .trace, .debug: 7
+    case .info: 6
+    case .warning: 4
+    case .error: 3
+    }
+  }
+
   /// The level's name as written in log lines.
   public var name: String {
     switch self {
@@ -38,9 +48,17 @@ public enum LogLevel: Int, Comparable, Sendable, CaseIterable {
 }
 
 /// Writes one line per event to stderr: `2026-11-21T23:40:01Z info connect session=3 pid=42`.
+///
+/// When stderr is the journal's stream (systemd's `JOURNAL_STREAM`), a line is
+/// `<6>info connect session=3 pid=42` instead: the journal stamps each line with its own time,
+/// and files it under the syslog priority of its `<N>` prefix (`journalctl -p warning`).
 @usableFromInline
 struct HostLogger: Sendable {
   let level: LogLevel
+
+  /// Whether stderr is the journal, decided once for the process.
+  static let writesToJournal = Platform.standardErrorIsJournal(
+    Platform.environment("JOURNAL_STREAM"))
 
   @usableFromInline
   init(level: LogLevel) {
@@ -50,6 +68,13 @@ struct HostLogger: Sendable {
   @usableFromInline
   func callAsFunction(_ level: LogLevel, _ message: @autoclosure () -> String) {
     guard level >= self.level else { return }
-    Platform.writeStandardError("\(Platform.utcTimestamp()) \(level.name) \(message())\n")
+    Platform.writeStandardError(Self.line(level, message(), journal: Self.writesToJournal))
+  }
+
+  /// One log line, for the journal or for a file or terminal.
+  static func line(_ level: LogLevel, _ message: String, journal: Bool) -> String {
+    journal
+      ? "<\(level.syslogPriority)>\(level.name) \(message)\n"
+      : "\(Platform.utcTimestamp()) \(level.name) \(message)\n"
   }
 }

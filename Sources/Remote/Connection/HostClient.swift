@@ -66,7 +66,7 @@ public actor HostClient {
   ///   ``RemoteError/protocolViolation(_:)`` when the peer does not speak the protocol.
   public static func connect(
     to path: String,
-    client: String = "swift-remote/1.0",
+    client: String = "swift-remote/\(PackageVersion.current)",
     loop: EventLoop = .shared,
     timeout: Duration = .seconds(5)
   ) async throws(RemoteError) -> HostClient {
@@ -85,7 +85,7 @@ public actor HostClient {
   /// - Throws: As ``connect(to:client:loop:timeout:)``, and what the transport throws.
   public static func connect(
     via transport: some HostTransport,
-    client: String = "swift-remote/1.0",
+    client: String = "swift-remote/\(PackageVersion.current)",
     loop: EventLoop = .shared,
     timeout: Duration = .seconds(5)
   ) async throws(RemoteError) -> HostClient {

@@ -88,7 +88,7 @@ public struct UnixSocketTransport: HostTransport {
   /// - Parameter loop: The loop to run on; the caller must be on its thread.
   /// - Returns: The connected socket.
   /// - Throws: ``RemoteError/noHost(path:)`` when there is no socket file or nobody listens
-  ///   on it, ``RemoteError/untrustedHost(path:uid:user:)`` when another user serves it,
+  ///   on it, ``RemoteError/notASocket(path:kind:)`` when the path is a file of another kind, ``RemoteError/untrustedHost(path:uid:user:)`` when another user serves it,
   ///   ``RemoteError/connectionFailed(_:)`` for other socket errors (a full listen
   ///   backlog: ``SocketError/Code/temporarilyUnavailable``) and for a peer `acceptsPeer`
   ///   refuses.
@@ -98,7 +98,11 @@ public struct UnixSocketTransport: HostTransport {
       connection = try UnixConnection.connect(path: self.path, loop: loop)
     } catch {
       switch error.code {
-      case .noSuchFile, .connectionRefused: throw .noHost(path: self.path)
+      case .noSuchFile, .connectionRefused:
+        if let kind = UnixConnection.nonSocketFile(at: self.path) {
+          throw .notASocket(path: self.path, kind: kind)
+        }
+        throw .noHost(path: self.path)
       default: throw .connectionFailed(error)
       }
     }

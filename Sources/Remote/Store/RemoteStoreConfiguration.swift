@@ -2,8 +2,15 @@ import Wire
 
 /// How a ``RemoteStore`` connects, and reconnects.
 public struct RemoteStoreConfiguration: Sendable {
-  /// The host's socket path (used when ``transport`` is `nil`).
-  public var socketPath: String
+  /// The host's socket path (used when ``transport`` is `nil`). Left to its default, the host
+  /// is where the environment says, as for `storeclient` (``ClientEnvironment``:
+  /// `STOREHOST_HOST`, `STOREHOST_SOCKET`, `STOREHOST_SSH_COMMAND`…); set, it is this socket.
+  public var socketPath: String {
+    didSet { self.followsEnvironment = false }
+  }
+  /// Whether the host is found through ``ClientEnvironment`` (no socket path or transport was
+  /// given).
+  private var followsEnvironment: Bool
   /// The users whose host the store accepts on ``socketPath``: its own, root, and these
   /// (see ``HostUsers``); another user's socket is refused with
   /// ``RemoteError/untrustedHost(path:uid:user:)``.
@@ -27,7 +34,9 @@ public struct RemoteStoreConfiguration: Sendable {
   /// Describes how to connect.
   ///
   /// - Parameters:
-  ///   - socketPath: The host's socket path (default: ``SocketPath/default``).
+  ///   - socketPath: The host's socket path; `nil` (the default) for the host the environment
+  ///     names (``ClientEnvironment``: `STOREHOST_HOST`, else `STOREHOST_SOCKET`, else the
+  ///     default socket — as `storeclient` finds it).
   ///   - clientName: The name sent in `hello`.
   ///   - reconnects: Whether to reconnect when the connection is lost.
   ///   - backoff: The delays between reconnection attempts.
@@ -38,17 +47,18 @@ public struct RemoteStoreConfiguration: Sendable {
   ///     and root).
   ///   - transport: How to reach the host instead of the socket, e.g. an ``SSHTransport``.
   public init(
-    socketPath: String = SocketPath.default,
+    socketPath: String? = nil,
     hostUsers: HostUsers = .standard,
     transport: (any HostTransport)? = nil,
-    clientName: String = "swift-remote/1.0",
+    clientName: String = "swift-remote/\(PackageVersion.current)",
     reconnects: Bool = true,
     backoff: Backoff = .default,
     maxReconnectAttempts: Int? = nil,
     connectTimeout: Duration = .seconds(5),
     loop: EventLoop = .shared
   ) {
-    self.socketPath = socketPath
+    self.socketPath = socketPath ?? SocketPath.default
+    self.followsEnvironment = socketPath == nil
     self.hostUsers = hostUsers
     self.transport = transport
     self.clientName = clientName
@@ -61,10 +71,19 @@ public struct RemoteStoreConfiguration: Sendable {
 }
 
 extension RemoteStoreConfiguration {
-  /// The transport connections are opened with: ``transport``, else the Unix socket at
-  /// ``socketPath`` checked against ``hostUsers``.
+  /// The transport connections are opened with: ``transport``; else, when no socket path was
+  /// given, the one the environment names (``ClientEnvironment``); else the Unix socket at
+  /// ``socketPath``. A socket is checked against ``hostUsers``.
   public var resolvedTransport: any HostTransport {
-    self.transport ?? UnixSocketTransport(path: self.socketPath, hostUsers: self.hostUsers)
+    if let transport = self.transport { return transport }
+    if self.followsEnvironment {
+      do {
+        return try ClientEnvironment.current().transport(hostUsers: self.hostUsers)
+      } catch {
+        return MisconfiguredTransport(error: error)
+      }
+    }
+    return UnixSocketTransport(path: self.socketPath, hostUsers: self.hostUsers)
   }
 }
 

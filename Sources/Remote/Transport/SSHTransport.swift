@@ -36,21 +36,40 @@ public struct SSHTransport: HostTransport {
   public var hostUsers: [String]
 
   private let processes = ProcessTable()
+  /// `STOREHOST_SSH_COMMAND` could not be read: every ``open(on:)`` fails saying why.
+  private var environmentError: ClientEnvironmentError?
 
   /// A transport to `destination`.
   ///
+  /// What is not given comes from the environment, as `storeclient` reads it
+  /// (``ClientEnvironment``): `STOREHOST_SSH_COMMAND` for the `ssh` command,
+  /// `STOREHOST_REMOTE_STORECLIENT` for `storeclient` over there (a variable that cannot be
+  /// read makes every connection fail, saying what is wrong with it).
+  ///
   /// - Parameters:
   ///   - destination: The machine, user, port and socket path.
-  ///   - sshCommand: The `ssh` command and its options (default `["ssh"]`).
-  ///   - remoteStoreclient: `storeclient` on the other machine (default: found in `PATH`).
+  ///   - sshCommand: The `ssh` command and its options (`nil`: `STOREHOST_SSH_COMMAND`, else
+  ///     `["ssh"]`).
+  ///   - remoteStoreclient: `storeclient` on the other machine (`nil`:
+  ///     `STOREHOST_REMOTE_STORECLIENT`, else found in the remote `PATH`).
   ///   - hostUsers: Further users whose host is accepted there.
   public init(
-    destination: SSHDestination, sshCommand: [String] = ["ssh"],
-    remoteStoreclient: String = "storeclient", hostUsers: [String] = []
+    destination: SSHDestination, sshCommand: [String]? = nil,
+    remoteStoreclient: String? = nil, hostUsers: [String] = []
   ) {
+    let environment = ClientEnvironment.processEnvironment()
+    var command = sshCommand ?? ["ssh"]
+    if sshCommand == nil {
+      do {
+        command = try ClientEnvironment.sshCommand(in: environment)
+      } catch {
+        self.environmentError = error
+      }
+    }
     self.destination = destination
-    self.sshCommand = sshCommand.isEmpty ? ["ssh"] : sshCommand
-    self.remoteStoreclient = remoteStoreclient
+    self.sshCommand = command.isEmpty ? ["ssh"] : command
+    self.remoteStoreclient =
+      remoteStoreclient ?? ClientEnvironment.remoteStoreclient(in: environment)
     self.hostUsers = hostUsers
   }
 
@@ -80,6 +99,7 @@ public struct SSHTransport: HostTransport {
   /// - Returns: The stream; the host's `welcome` arrives once `ssh` has logged in.
   /// - Throws: ``RemoteError/transportFailed(_:)`` when `ssh` cannot be started.
   public func open(on loop: EventLoop) throws(RemoteError) -> UnixConnection {
+    if let environmentError { throw .transportFailed("\(environmentError)") }
     let ends: (Int32, Int32)
     switch Platform.makeSocketPair() {
     case .success(let pair): ends = pair

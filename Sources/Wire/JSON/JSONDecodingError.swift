@@ -40,9 +40,10 @@ public struct JSONDecodingError: Error, Sendable, Hashable, CustomStringConverti
 extension JSONDecodingError {
   /// Maps a `DecodingError` thrown while decoding `root`.
   init(_ error: DecodingError, root: JSON) {
+    let render = { (codingPath: [any CodingKey]) in Self.render(codingPath, in: root) }
     switch error {
     case .typeMismatch(_, let context):
-      self.init(path: Self.render(context.codingPath), reason: context.debugDescription)
+      self.init(path: render(context.codingPath), reason: context.debugDescription)
       // Synthesized enum decoding reports every wrong key count with this one message.
       if context.debugDescription == "Invalid number of keys found, expected one.",
         case .object(let object)? = Self.value(at: context.codingPath, in: root)
@@ -56,11 +57,11 @@ extension JSONDecodingError {
         }
       }
     case .valueNotFound(_, let context):
-      self.init(path: Self.render(context.codingPath), reason: context.debugDescription)
+      self.init(path: render(context.codingPath), reason: context.debugDescription)
     case .keyNotFound(let key, let context):
-      self.init(path: Self.render(context.codingPath), reason: "missing key '\(key.stringValue)'")
+      self.init(path: render(context.codingPath), reason: "missing key '\(key.stringValue)'")
     case .dataCorrupted(let context):
-      self.init(path: Self.render(context.codingPath), reason: context.debugDescription)
+      self.init(path: render(context.codingPath), reason: context.debugDescription)
     @unknown default:
       self.init(path: [], reason: "\(error)")
     }
@@ -74,10 +75,31 @@ extension JSONDecodingError {
     }
   }
 
-  /// The value at `codingPath` below `root`, if the path leads anywhere.
+  /// Keys as path components, as ``render(_:)``, leaving out each `_0` that `root` does not
+  /// have at that point: an unlabeled value written without its wrapper (`{"setStep":2}`).
+  static func render(_ codingPath: [any CodingKey], in root: JSON) -> [String] {
+    var current: JSON? = root
+    var components: [String] = []
+    for key in codingPath {
+      if key.stringValue == "_0", let here = current, Self.isUnwrapped(here) { continue }
+      components.append(self.render([key])[0])
+      current = current.flatMap { self.value(at: [key], in: $0) }
+    }
+    return components
+  }
+
+  /// Whether `value` stands for an enum payload's `_0` itself rather than holding it.
+  private static func isUnwrapped(_ value: JSON) -> Bool {
+    guard case .object(let object) = value else { return true }
+    return !object.isEmpty && object["_0"] == nil
+  }
+
+  /// The value at `codingPath` below `root`, if the path leads anywhere (an `_0` that `root`
+  /// does not have is an unlabeled value written without its wrapper: the path stays put).
   static func value(at codingPath: [any CodingKey], in root: JSON) -> JSON? {
     var current = root
     for key in codingPath {
+      if key.stringValue == "_0", Self.isUnwrapped(current) { continue }
       switch current {
       case .array(let elements):
         guard let index = key.intValue, elements.indices.contains(index) else { return nil }

@@ -2,10 +2,15 @@
 struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let level: DecodingLevel
   let object: JSONObject
+  /// Whether the container was opened with `nestedContainer(keyedBy:forKey:)`, as an enum
+  /// case's payload is: a payload of one unlabeled value may be written without its `_0`,
+  /// `{"todos":{"element":…}}` for `{"todos":{"_0":{"element":…}}}` (see ``lookup(_:)``).
+  let isNested: Bool
 
-  init(level: DecodingLevel, object: JSONObject) {
+  init(level: DecodingLevel, object: JSONObject, isNested: Bool = false) {
     self.level = level
     self.object = object
+    self.isNested = isNested
   }
 
   var codingPath: [any CodingKey] { self.level.codingPath }
@@ -52,13 +57,29 @@ struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
   }
 
   private func lookup(_ key: Key) -> JSON? {
+    let found: JSON?
     if ValueDecoder.usesIndex(self.object) {
       // `DecodingLevel.nested` gave this container a decoder of its own: the index is this object's.
-      return self.level.decoder.index(of: self.object)[key.stringValue].map {
+      found = self.level.decoder.index(of: self.object)[key.stringValue].map {
         self.object.storage[$0].value
       }
+    } else {
+      found = self.object.value(forKey: key.stringValue)
     }
-    return self.object.value(forKey: key.stringValue)
+    if found == nil, self.isNested, !self.object.isEmpty, key.stringValue == "_0",
+      Self.isOneUnlabeledValue(Key.self)
+    {
+      // The payload's one unlabeled value, written in place of its `{"_0":…}` wrapper (`{}`
+      // never is: it stays a missing `_0`). Checked only on a miss: no cost otherwise.
+      return .object(self.object)
+    }
+    return found
+  }
+
+  /// Whether an enum case's payload keyed by `NestedKey` is one unlabeled value: it has a key
+  /// `_0` and no `_1` (a case with labels has no `_0`).
+  private static func isOneUnlabeledValue<NestedKey: CodingKey>(_ type: NestedKey.Type) -> Bool {
+    NestedKey(stringValue: "_0") != nil && NestedKey(stringValue: "_1") == nil
   }
 
   /// The value at `key`, or `keyNotFound`.
@@ -137,12 +158,20 @@ struct KeyedValueDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
   ) throws -> KeyedDecodingContainer<NestedKey> {
     let value = try self.require(key)
     guard case .object(let object) = value else {
+      // A case's one unlabeled value may be written without its `_0`: `{"setStep":2}` reads
+      // as `{"setStep":{"_0":2}}` (docs/PROTOCOL.md, *Writing actions*).
+      if Self.isOneUnlabeledValue(NestedKey.self) {
+        return KeyedDecodingContainer(
+          KeyedValueDecodingContainer<NestedKey>(
+            level: self.level.nested(value, at: key),
+            object: JSONObject(uniqueMembers: [JSONObject.Member(key: "_0", value: value)])))
+      }
       throw ValueDecoder.mismatch(
         [String: Any].self, expected: "object", found: value, path: self.codingPath + [key])
     }
     return KeyedDecodingContainer(
       KeyedValueDecodingContainer<NestedKey>(
-        level: self.level.nested(value, at: key), object: object))
+        level: self.level.nested(value, at: key), object: object, isNested: true))
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {

@@ -143,14 +143,18 @@ public enum HostMessage: Sendable, Hashable {
       throw object["writable"] == nil
         ? reader.missing("\(path).writable") : reader.mistyped("\(path).writable", "a boolean")
     }
+    var info = ScopeInfo(pattern: pattern, writable: writable)
     switch object["description"] {
     case nil, .null:
-      return ScopeInfo(pattern: pattern, writable: writable)
+      break
     case .string(let description):
-      return ScopeInfo(pattern: pattern, writable: writable, description: description)
+      info.description = description
     default:
       throw reader.mistyped("\(path).description", "a string")
     }
+    // A shape this client cannot read (a newer host's) is left out, not an error.
+    info.actions = object["actions"].flatMap(JSONShape.init(json:))
+    return info
   }
 
   /// The message `type`, e.g. `"patch"`.

@@ -7,6 +7,9 @@ public struct ScopeInfo: Sendable, Hashable {
   public var writable: Bool
   /// A human-readable description, if the host declared one.
   public var description: String?
+  /// The shape of the actions `send` takes (for a writable scope whose host lists it): its
+  /// cases and the JSON each takes (docs/PROTOCOL.md, *Actions a scope takes*).
+  public var actions: JSONShape?
 
   /// Creates a scope description.
   ///
@@ -14,13 +17,17 @@ public struct ScopeInfo: Sendable, Hashable {
   ///   - pattern: The scope pattern, e.g. `todos/{id}`.
   ///   - writable: Whether the scope accepts `send`.
   ///   - description: A human-readable description.
-  public init(pattern: String, writable: Bool, description: String? = nil) {
+  ///   - actions: The shape of the actions it takes.
+  public init(
+    pattern: String, writable: Bool, description: String? = nil, actions: JSONShape? = nil
+  ) {
     self.pattern = pattern
     self.writable = writable
     self.description = description
+    self.actions = actions
   }
 
-  /// The scope as a JSON object: `{"pattern":…,"writable":…,"description":…}`.
+  /// The scope as a JSON object: `{"pattern":…,"writable":…,"description":…,"actions":…}`.
   public var json: JSON {
     var object = JSONObject()
     self.members(into: &object)
@@ -33,5 +40,6 @@ public struct ScopeInfo: Sendable, Hashable {
     sink.member(#","pattern":"#, self.pattern)
     sink.member(#","writable":"#, self.writable)
     if let description = self.description { sink.member(#","description":"#, description) }
+    if let actions = self.actions { sink.member(#","actions":"#, actions.json) }
   }
 }

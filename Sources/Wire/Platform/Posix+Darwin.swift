@@ -9,6 +9,8 @@
 
     /// Darwin has no `SOCK_NONBLOCK`/`SOCK_CLOEXEC`: ``configureNewSocket(_:)`` sets them.
     static let streamSocketType = SOCK_STREAM
+    /// `SOCK_STREAM` as `getsockopt(SO_TYPE)` reports it.
+    static let streamType = SOCK_STREAM
 
     /// Makes a new socket non-blocking and close-on-exec, and turns a vanished peer into
     /// `EPIPE` instead of `SIGPIPE` (`SO_NOSIGPIPE`).

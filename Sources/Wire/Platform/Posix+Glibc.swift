@@ -15,6 +15,9 @@
     static let streamSocketType =
       Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
 
+    /// `SOCK_STREAM` as `getsockopt(SO_TYPE)` reports it.
+    static let streamType = Int32(SOCK_STREAM.rawValue)
+
     /// Nothing to do: ``streamSocketType`` and `accept4` set the flags, and ``sendFlags``
     /// suppresses `SIGPIPE` per call.
     @inline(__always)

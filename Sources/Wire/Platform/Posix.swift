@@ -242,6 +242,31 @@ enum Posix {
     }
   }
 
+  /// What the descriptor `fd` is, when it is a socket: whether it is an `AF_UNIX` stream
+  /// socket, whether it listens (`SO_ACCEPTCONN`), and the path it is bound to. `nil` when it
+  /// is not a socket (or not open).
+  static func unixSocketInfo(_ fd: Int32) -> (isUnixStream: Bool, isListening: Bool, path: String?)? {
+    var type: Int32 = 0
+    var length = socklen_t(MemoryLayout<Int32>.size)
+    guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &length) == 0 else { return nil }
+    var listening: Int32 = 0
+    length = socklen_t(MemoryLayout<Int32>.size)
+    let accepts = getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0 && listening != 0
+    var address = sockaddr_un()
+    length = socklen_t(MemoryLayout<sockaddr_un>.size)
+    let named = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    guard named == 0, Int32(address.sun_family) == AF_UNIX else { return (false, accepts, nil) }
+    let offset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
+    let count = max(0, min(Int(length) - offset, Self.maxPathLength + 1))
+    let path = withUnsafeBytes(of: &address.sun_path) { raw in
+      // Up to the terminating NUL, if the kernel wrote one within the length.
+      String(decoding: raw.prefix(count).prefix { $0 != 0 }, as: UTF8.self)
+    }
+    return (type == Self.streamType, accepts, path.isEmpty ? nil : path)
+  }
+
   // MARK: - Files
 
   /// Identifies the file at `path` without following links: device, inode, is-a-socket.
@@ -252,6 +277,21 @@ enum Posix {
     // compared with another identity from the same platform.
     let device = UInt64(truncatingIfNeeded: info.st_dev)
     return (device, UInt64(info.st_ino), (info.st_mode & S_IFMT) == S_IFSOCK)
+  }
+
+  /// The kind of file at `path`, without following links.
+  enum FileKind { case socket, regular, directory, other }
+
+  /// The kind of the file at `path`, or `nil` when there is none.
+  static func fileKind(_ path: String) -> FileKind? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    switch info.st_mode & S_IFMT {
+    case S_IFSOCK: return .socket
+    case S_IFREG: return .regular
+    case S_IFDIR: return .directory
+    default: return .other
+    }
   }
 
   /// The permission bits of the file at `path`.

@@ -87,7 +87,7 @@ public final class UnixListener: EventSource {
       fileDescriptor: fd, path: path, identity: identity, loop: loop, onAccept: onAccept)
   }
 
-  private init(
+  init(
     fileDescriptor: Int32, path: String, identity: (device: UInt64, inode: UInt64)?,
     loop: EventLoop, onAccept: @escaping (UnixConnection) -> Void
   ) {

@@ -97,11 +97,9 @@ enum EndpointOptions {
   /// The names of the option taking a value, for the global options before the subcommand.
   static let names = all.map(\.name)
 
-  /// The environment variables the endpoint reads.
-  static let environmentNames = [
-    "STOREHOST_SOCKET", "XDG_RUNTIME_DIR", "STOREHOST_HOST", "STOREHOST_SSH_COMMAND",
-    "STOREHOST_REMOTE_STORECLIENT",
-  ]
+  /// The environment variables the endpoint reads: the ones `RemoteStore` and `SSHTransport`
+  /// read too, with the same meaning (``ClientEnvironment``).
+  static let environmentNames = ClientEnvironment.names
 
   /// The endpoint for options given after the subcommand (`command`) and before it
   /// (`global`), the later winning (`--host-user` adds up), and the environment.
@@ -115,34 +113,40 @@ enum EndpointOptions {
     for name in ["socket", "host", "remote-storeclient"] where value(name)?.isEmpty == true {
       throw UsageError("The value '' is invalid for '--\(name) <\(name == "host" ? "url" : "path")>'")
     }
-    var endpoint: HostEndpoint
-    let hostText = value("host") ?? environment["STOREHOST_HOST"].flatMap { $0.isEmpty ? nil : $0 }
-    let socket = value("socket")
-    if let hostText {
-      let address: HostAddress
+    // The environment, read as RemoteStore and SSHTransport read it; options override it.
+    let defaults: ClientEnvironment
+    do {
+      defaults = try ClientEnvironment(environment)
+    } catch {
+      throw UsageError("The value '\(error.value)' is invalid for \(error.variable): \(error.reason)")
+    }
+    var address = defaults.host
+    if let hostText = value("host") {
       do {
         address = try HostAddress(parsing: hostText)
       } catch {
-        let source = value("host") == nil ? "STOREHOST_HOST" : "'--host <url>'"
-        throw UsageError("The value '\(hostText)' is invalid for \(source): \(error)")
+        throw UsageError("The value '\(hostText)' is invalid for '--host <url>': \(error)")
       }
-      switch address {
-      case .unixSocket(let path):
-        if let socket, socket != path {
+    }
+    let explicitHost = value("host") != nil || defaults.hostIsExplicit
+    let socket = value("socket")
+    var endpoint: HostEndpoint
+    switch address {
+    case .unixSocket(let path) where explicitHost:
+      if let socket, socket != path {
+        throw UsageError("Give the socket path once: --host names \(path), --socket \(socket)")
+      }
+      endpoint = .local(path)
+    case .unixSocket(let path):
+      endpoint = .local(socket ?? path)
+    case .ssh(var destination):
+      if let socket {
+        if let path = destination.socketPath, path != socket {
           throw UsageError("Give the socket path once: --host names \(path), --socket \(socket)")
         }
-        endpoint = .local(path)
-      case .ssh(var destination):
-        if let socket {
-          if let path = destination.socketPath, path != socket {
-            throw UsageError("Give the socket path once: --host names \(path), --socket \(socket)")
-          }
-          destination.socketPath = socket
-        }
-        endpoint = HostEndpoint(location: .remote(destination))
+        destination.socketPath = socket
       }
-    } else {
-      endpoint = .local(socket ?? DefaultSocketPath.resolve(environment: environment))
+      endpoint = HostEndpoint(location: .remote(destination))
     }
     endpoint.hostUsers = (global.values["host-user"] ?? []) + (command.values["host-user"] ?? [])
     if endpoint.hostUsers.contains(where: \.isEmpty) {
@@ -151,13 +155,8 @@ enum EndpointOptions {
     // Names are looked up here for a socket on this machine (on the other machine, by
     // dial-stdio, for a remote one).
     if case .local = endpoint.location { _ = try Self.hostUsers(endpoint.hostUsers) }
-    if let command = environment["STOREHOST_SSH_COMMAND"], !command.isEmpty {
-      endpoint.sshCommand = try ShellWords.split(command, name: "STOREHOST_SSH_COMMAND")
-    }
-    endpoint.remoteStoreclient =
-      value("remote-storeclient")
-      ?? environment["STOREHOST_REMOTE_STORECLIENT"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? "storeclient"
+    endpoint.sshCommand = defaults.sshCommand
+    endpoint.remoteStoreclient = value("remote-storeclient") ?? defaults.remoteStoreclient
     return endpoint
   }
 }

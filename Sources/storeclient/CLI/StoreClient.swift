@@ -1,15 +1,17 @@
 import ArgumentParsing
 import Remote
+import Wire
 
 /// The `storeclient` command: global options, subcommand dispatch, help and exit codes.
 enum StoreClient {
   /// The tool's version.
-  static let version = "1.0.0"
+  static let version = PackageVersion.current
 
   /// The subcommands, in the order help lists them.
   static let commands: [any ClientCommand.Type] = [
-    ScopesCommand.self, GetCommand.self, WatchCommand.self, SendCommand.self, LogCommand.self,
-    DiffCommand.self, PingCommand.self, BenchCommand.self, InspectCommand.self,
+    ScopesCommand.self, ActionsCommand.self, GetCommand.self, WatchCommand.self, SendCommand.self,
+    LogCommand.self,
+    DiffCommand.self, PingCommand.self, BenchCommand.self, InspectCommand.self, MetricsCommand.self,
     DialStdioCommand.self,
   ]
 
@@ -52,7 +54,7 @@ enum StoreClient {
         console.print(spec.help)
         return .success
       case "--version":
-        console.print(version)
+        console.print("storeclient \(version)")
         return .success
       default:
         globalArguments.append(argument)
@@ -81,7 +83,7 @@ enum StoreClient {
       return help(rest, console: console)
     }
     guard let command = command(named: name) else {
-      return usageFailure(spec, UsageError("Unexpected argument '\(name)'"), console)
+      return usageFailure(spec, unknownCommand(name), console)
     }
     return await run(command, rest, global: global, environment: environment, console: console)
   }
@@ -99,14 +101,27 @@ enum StoreClient {
     commands.first { $0.spec.name == "storeclient \(name)" }
   }
 
+  /// The subcommands' names, in the order help lists them.
+  static var commandNames: [String] {
+    commands.map { String($0.spec.name.dropFirst("storeclient ".count)) }
+  }
+
+  /// The error for a word that names no command: the nearest one when it is close, and the list.
+  static func unknownCommand(_ name: String) -> UsageError {
+    let ordered = CaseSuggestions.ordered(commandNames, for: name)
+    var message = "Unknown command '\(name)'"
+    if let nearest = ordered.nearest { message += "; did you mean '\(nearest)'?" }
+    return UsageError(message + "\nThe commands: \(commandNames.joined(separator: ", "))")
+  }
+
   private static func help(_ arguments: [String], console: Console) -> ExitCode {
     guard let name = arguments.first else {
       console.print(spec.help)
       return .success
     }
     guard let command = command(named: name), arguments.count == 1 else {
-      let bad = command(named: name) == nil ? name : arguments[1]
-      return usageFailure(spec, UsageError("Unexpected argument '\(bad)'"), console)
+      if command(named: name) == nil { return usageFailure(spec, unknownCommand(name), console) }
+      return usageFailure(spec, UsageError("Unexpected argument '\(arguments[1])'"), console)
     }
     console.print(command.spec.help)
     return .success
@@ -145,7 +160,7 @@ enum StoreClient {
   private static func usageFailure(
     _ spec: CommandSpec, _ error: UsageError, _ console: Console
   ) -> ExitCode {
-    var text = spec.errorText(error)
+    var text = spec.errorText(error, width: console.errorColumns)
     if text.hasSuffix("\n") { text.removeLast() }
     console.note(text)
     return .usage

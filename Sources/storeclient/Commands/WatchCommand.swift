@@ -13,12 +13,14 @@ struct WatchCommand: ClientCommand {
         replaced ('rev 42  /count: 3 → 4'); 'json' prints the full state after each change, \
         one JSON document per line (for jq); 'patch' prints each change's JSON Patch \
         operations. With several scopes, lines name their scope. If the host restarts, watch \
-        reconnects and continues from a fresh snapshot, unless --no-reconnect or --once.
+        reconnects and continues from a fresh snapshot, unless --no-reconnect. --once prints \
+        the state now and exits; --next-change waits for the next change too.
         """,
       arguments: [ArgumentSpec("scope", help: "The scopes to watch, e.g. counter.", repeating: true)],
       options: CommonOptions.endpoint + [
         .option("format", value: "format", help: "text, json or patch.", default: "text"),
-        .flag("once", help: "Exit after the first change (and don't reconnect)."),
+        .flag("once", help: "Print the state now and exit."),
+        .flag("next-change", help: "Print the state now, then exit after the next change."),
         .flag("no-reconnect", help: "Exit when the connection to the host ends."),
       ])
   }
@@ -26,16 +28,32 @@ struct WatchCommand: ClientCommand {
   var endpoint: HostEndpoint
   var scopes: [String]
   var format: WatchFormat
-  var once: Bool
+  /// When to stop: after the snapshot, after the first change, or never.
+  var stop: Stop
   var reconnects: Bool
+
+  /// When `watch` exits by itself.
+  enum Stop: Sendable, Equatable {
+    /// After printing the state (`--once`).
+    case afterSnapshot
+    /// After the first change (`--next-change`).
+    case afterFirstChange
+    /// When interrupted, or when the host goes away with `--no-reconnect`.
+    case never
+  }
 
   init(_ arguments: ParsedArguments, endpoint: HostEndpoint) throws(UsageError) {
     self.endpoint = endpoint
     self.scopes = arguments.positionals
     let format = try arguments.choice("format", valueName: "format", in: WatchFormat.allCases.map(\.rawValue))
     self.format = format.flatMap(WatchFormat.init(rawValue:)) ?? .text
-    self.once = arguments.flag("once")
-    self.reconnects = !self.once && !arguments.flag("no-reconnect")
+    if arguments.flag("once") && arguments.flag("next-change") {
+      throw UsageError("Use either --once or --next-change, not both")
+    }
+    self.stop =
+      arguments.flag("once")
+      ? .afterSnapshot : arguments.flag("next-change") ? .afterFirstChange : .never
+    self.reconnects = self.stop == .never && !arguments.flag("no-reconnect")
   }
 
   func run(console: Console) async throws(CommandFailure) {
@@ -53,16 +71,20 @@ struct WatchCommand: ClientCommand {
     }
     let labelled = stores.count > 1
     let format = self.format
-    let once = self.once
+    let stop = self.stop
     let failure = await withTaskGroup(of: CommandFailure?.self) { group -> CommandFailure? in
       for (scope, store) in stores {
         let formatter = WatchFormatter(format: format, label: labelled ? scope : nil)
         group.addTask {
-          await Self.follow(store, scope: scope, formatter: formatter, once: once, console: console)
+          await Self.follow(store, scope: scope, formatter: formatter, stop: stop, console: console)
         }
       }
-      // The first scope to end ends the watch.
-      let first = await group.next() ?? nil
+      // The first scope to end ends the watch — except with --once, where each prints its
+      // state first.
+      var first = await group.next() ?? nil
+      if stop == .afterSnapshot {
+        while let next = await group.next() { first = first ?? next }
+      }
       for (_, store) in stores { await store.close() }
       group.cancelAll()
       return first
@@ -70,9 +92,10 @@ struct WatchCommand: ClientCommand {
     if let failure { throw failure }
   }
 
-  /// Prints one scope's events until it ends; returns why, or `nil` when `--once` is done.
+  /// Prints one scope's events until it ends; returns why, or `nil` when `--once` or
+  /// `--next-change` is done.
   private static func follow(
-    _ store: RemoteStore<JSON, JSON>, scope: String, formatter: WatchFormatter, once: Bool,
+    _ store: RemoteStore<JSON, JSON>, scope: String, formatter: WatchFormatter, stop: Stop,
     console: Console
   ) async -> CommandFailure? {
     for await event in store.events() {
@@ -86,10 +109,11 @@ struct WatchCommand: ClientCommand {
           console.note("storeclient: \(scope): a patch did not fit the last state; resubscribed")
         }
         console.print(formatter.snapshot(snapshot, scope: scope))
+        if stop == .afterSnapshot { return nil }
       case .patch(let base, let rev, let ops, let before, let after):
         console.print(
           formatter.patch(scope: scope, base: base, rev: rev, ops: ops, before: before, after: after))
-        if once { return nil }
+        if stop == .afterFirstChange { return nil }
       case .disconnected(let error, _):
         console.note("storeclient: \(error); reconnecting…")
       case .reconnectFailed, .rejected:

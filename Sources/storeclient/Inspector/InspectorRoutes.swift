@@ -222,7 +222,8 @@ struct RouteError: Error {
       case .overloaded, .unavailable: self.init(.serviceUnavailable, code.rawValue, text)
       default: self.init(.badGateway, code.rawValue, text)
       }
-    case .noHost, .connectionFailed, .disconnected, .timedOut, .closed, .transportFailed:
+    case .noHost, .notASocket, .connectionFailed, .disconnected, .timedOut, .closed,
+      .transportFailed:
       self.init(.serviceUnavailable, "host_unreachable", message)
     case .untrustedHost:
       self.init(.badGateway, "untrusted_host", message)

@@ -78,6 +78,11 @@ enum ScopeCatalog {
     var items: [JSON] = []
     for scope in scopes {
       var object = scope.json.objectValue
+      // What the dispatch box offers: each case with the JSON to send, as `storeclient actions`.
+      if let shape = scope.actions {
+        object["forms"] = .array(
+          shape.forms().map { .object(["name": .string($0.name), "template": .string($0.template)]) })
+      }
       if let source = self.collectionSource(of: scope.pattern, among: patterns) {
         if states[source.scope] == nil { states[source.scope] = .some(await read(source.scope)) }
         if let state = states[source.scope] ?? nil,

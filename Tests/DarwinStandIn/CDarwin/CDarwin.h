@@ -150,6 +150,8 @@ struct sockaddr {
 #define AF_UNIX 1
 #define SOL_SOCKET 0xffff
 #define SO_ERROR 0x1007
+#define SO_TYPE 0x1008
+#define SO_ACCEPTCONN 0x0002
 #define SO_NOSIGPIPE 0x1022
 int socket(int domain, int type, int protocol);
 int bind(int fd, const struct sockaddr *address, socklen_t length);

@@ -350,8 +350,10 @@ struct Manual: Codable, Equatable {
       try self.decodingError(AppAction.self, #"{"counter":{"_0":{"labeled":{"value":true}}}}"#)
         == "counter._0.labeled.value: expected integer, found bool")
     #expect(
+      // `set(Int)`'s one unlabeled value may be written without `_0` (docs/PROTOCOL.md,
+      // Writing actions): `[]` is read as that value, and is not an integer.
       try self.decodingError(AppAction.self, #"{"counter":{"_0":{"set":[]}}}"#)
-        == "counter._0.set: expected object, found array")
+        == "counter._0.set: expected integer, found array")
     #expect(
       try self.decodingError(AppAction.self, #"{"counter":{"_0":{"zap":{}}}}"#)
         == "counter._0: unknown case 'zap'")

@@ -3,33 +3,24 @@ import Testing
 
 @testable import Wire
 
-/// Locates JSONTestSuite's `test_parsing` folder: `$CONFORMANCE_DATA/JSONTestSuite`, or
-/// `../shared/testdata/JSONTestSuite` next to the package root.
+/// Locates JSONTestSuite's `test_parsing` folder: `$CONFORMANCE_DATA/JSONTestSuite`, or the
+/// copy in the repository, `Tests/ConformanceData/JSONTestSuite` (see its README).
 enum JSONTestSuite {
   static let directory: URL? = {
-    var candidates: [URL] = []
-    if let root = ProcessInfo.processInfo.environment["CONFORMANCE_DATA"] {
-      candidates.append(URL(fileURLWithPath: root).appendingPathComponent("JSONTestSuite"))
-    }
-    let packageRoot = URL(fileURLWithPath: #filePath)
+    var root = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-    candidates.append(
-      packageRoot.deletingLastPathComponent().appendingPathComponent(
-        "shared/testdata/JSONTestSuite"))
-    for candidate in candidates {
-      let parsing = candidate.appendingPathComponent("test_parsing")
-      if FileManager.default.fileExists(atPath: parsing.path) { return parsing }
+      .deletingLastPathComponent().appendingPathComponent("ConformanceData")
+    if let override = ProcessInfo.processInfo.environment["CONFORMANCE_DATA"] {
+      root = URL(fileURLWithPath: override)
     }
-    return nil
+    let parsing = root.appendingPathComponent("JSONTestSuite/test_parsing")
+    return FileManager.default.fileExists(atPath: parsing.path) ? parsing : nil
   }()
-
-  static let missingMessage =
-    "JSONTestSuite not found: set CONFORMANCE_DATA or place it at ../shared/testdata/JSONTestSuite"
 
   /// The cases whose file name starts with `prefix`, sorted, with their bytes.
   static func cases(_ prefix: String) throws -> [(name: String, bytes: [UInt8])] {
-    guard let directory else { return [] }
+    let directory = try #require(
+      directory, "JSONTestSuite is missing from Tests/ConformanceData (or $CONFORMANCE_DATA)")
     let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
       .filter { $0.hasPrefix(prefix) && $0.hasSuffix(".json") }
       .sorted()
@@ -40,8 +31,7 @@ enum JSONTestSuite {
 }
 
 @Suite struct JSONConformanceTests {
-  @Test(
-    .enabled(if: JSONTestSuite.directory != nil, Comment(rawValue: JSONTestSuite.missingMessage)))
+  @Test
   func acceptsEveryYCaseAndRoundTripsIt() throws {
     let cases = try JSONTestSuite.cases("y_")
     #expect(cases.count == 95)
@@ -60,8 +50,7 @@ enum JSONTestSuite {
     print("JSONTestSuite: \(cases.count - rejected.count)/\(cases.count) y_ cases accepted")
   }
 
-  @Test(
-    .enabled(if: JSONTestSuite.directory != nil, Comment(rawValue: JSONTestSuite.missingMessage)))
+  @Test
   func rejectsEveryNCase() throws {
     let cases = try JSONTestSuite.cases("n_")
     #expect(cases.count == 188)
@@ -75,8 +64,7 @@ enum JSONTestSuite {
     print("JSONTestSuite: \(cases.count - accepted.count)/\(cases.count) n_ cases rejected")
   }
 
-  @Test(
-    .enabled(if: JSONTestSuite.directory != nil, Comment(rawValue: JSONTestSuite.missingMessage)))
+  @Test
   func survivesEveryICaseAndReportsWhichItAccepts() throws {
     let cases = try JSONTestSuite.cases("i_")
     #expect(cases.count == 35)

@@ -5,37 +5,28 @@ import Wire
 /// Runs the json-patch-tests suite (github.com/json-patch/json-patch-tests) against
 /// ``JSONPatch/apply(_:to:)``, both the returning and the in-place form.
 ///
-/// The suite is read from `$CONFORMANCE_DATA/json-patch-tests`, or else from
-/// `../shared/testdata/json-patch-tests` next to the package; it is never copied into the
-/// repository. When it is absent the test is skipped with a message saying where it looked.
+/// The suite is read from the copy in the repository, `Tests/ConformanceData/json-patch-tests`
+/// (see its README), or from `$CONFORMANCE_DATA/json-patch-tests`; a missing suite fails.
 @Suite struct JSONPatchConformanceTests {
   static let directory: URL? = {
-    var candidates: [URL] = []
-    if let root = ProcessInfo.processInfo.environment["CONFORMANCE_DATA"] {
-      candidates.append(URL(fileURLWithPath: root).appendingPathComponent("json-patch-tests"))
-    }
-    let packageRoot = URL(fileURLWithPath: #filePath)
+    var root = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent()  // Patch
       .deletingLastPathComponent()  // WireTests
       .deletingLastPathComponent()  // Tests
-      .deletingLastPathComponent()
-    candidates.append(
-      packageRoot.appendingPathComponent("../shared/testdata/json-patch-tests").standardized)
-    return candidates.first {
-      FileManager.default.fileExists(atPath: $0.appendingPathComponent("tests.json").path)
+      .appendingPathComponent("ConformanceData")
+    if let override = ProcessInfo.processInfo.environment["CONFORMANCE_DATA"] {
+      root = URL(fileURLWithPath: override)
     }
+    let suite = root.appendingPathComponent("json-patch-tests")
+    return FileManager.default.fileExists(atPath: suite.appendingPathComponent("tests.json").path)
+      ? suite : nil
   }()
 
-  @Test(
-    .enabled(
-      if: Self.directory != nil,
-      """
-      json-patch-tests not found: set CONFORMANCE_DATA or provide \
-      ../shared/testdata/json-patch-tests relative to the package root
-      """),
-    arguments: ["tests.json", "spec_tests.json"])
+  @Test(arguments: ["tests.json", "spec_tests.json"])
   func passesEveryEnabledCase(file: String) throws {
-    let url = try #require(Self.directory).appendingPathComponent(file)
+    let url = try #require(
+      Self.directory, "json-patch-tests is missing from Tests/ConformanceData (or $CONFORMANCE_DATA)"
+    ).appendingPathComponent(file)
     guard case .array(let cases) = try PatchFixtures.parse(Data(contentsOf: url)) else {
       Issue.record("\(file) is not an array")
       return

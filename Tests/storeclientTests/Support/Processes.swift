@@ -155,7 +155,10 @@ final class ClientProcess: Sendable {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
-    if let environment { process.environment = environment }
+    // Without COLUMNS (a shell may export it), usage errors wrap at 80 columns wherever the
+    // tests run: stderr is a pipe here.
+    process.environment =
+      environment ?? ProcessInfo.processInfo.environment.filter { $0.key != "COLUMNS" }
     process.standardOutput = self.output.handle
     process.standardError = self.errors.handle
     let stdin = Pipe()

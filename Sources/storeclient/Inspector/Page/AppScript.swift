@@ -152,6 +152,23 @@ extension InspectorPage {
         $('dispatch-scope').textContent = app.scope
           ? (app.writable ? `to ${app.scope}` : `${app.scope} is read-only`)
           : '';
+        // The actions the scope takes, each with the JSON to send: choosing one fills the box.
+        const forms = $('action-forms');
+        const offered = app.writable && info && Array.isArray(info.forms) ? info.forms : [];
+        forms.replaceChildren();
+        forms.hidden = offered.length === 0;
+        if (offered.length > 0) {
+          const prompt = document.createElement('option');
+          prompt.value = '';
+          prompt.textContent = `${offered.length} action${offered.length === 1 ? '' : 's'} ${app.scope} takes…`;
+          forms.append(prompt);
+          for (const form of offered) {
+            const option = document.createElement('option');
+            option.value = form.template;
+            option.textContent = form.name;
+            forms.append(option);
+          }
+        }
       }
 
       function choose(scope) {
@@ -255,6 +272,17 @@ extension InspectorPage {
           result.className = 'error';
           result.textContent = error.message;
         }
+      });
+
+      $('action-forms').addEventListener('change', () => {
+        const template = $('action-forms').value;
+        if (!template) return;
+        $('action').value = template;
+        $('action').focus();
+        // A placeholder such as "<String>" is selected, ready to be typed over.
+        const start = template.indexOf('"<');
+        if (start >= 0) $('action').setSelectionRange(start, template.indexOf('>"', start) + 2);
+        $('action-forms').value = '';
       });
 
       $('action').addEventListener('keydown', (event) => {

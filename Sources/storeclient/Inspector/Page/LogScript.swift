@@ -26,15 +26,25 @@ extension InspectorPage {
         return `${name}[${origin.pid}] uid ${origin.uid}`;
       }
 
-      // `incrementButtonTapped` for {"incrementButtonTapped":{}}, else the compact JSON.
+      // An action as `storeclient log` names it: the case names of nested single-case objects
+      // joined by dots (an unlabeled payload's `_0` skipped), then the rest as compact JSON —
+      // `counter.factResponse "4 is…"` for {"counter":{"_0":{"factResponse":{"_0":"4 is…"}}}}.
       function actionText(action) {
         if (action === null || action === undefined) return '(not encodable)';
-        const keys = typeof action === 'object' && !Array.isArray(action) ? Object.keys(action) : [];
-        if (keys.length === 1) {
-          const inner = action[keys[0]];
-          if (inner && typeof inner === 'object' && Object.keys(inner).length === 0) return keys[0];
+        const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+        const names = [];
+        let current = action;
+        while (isObject(current) && Object.keys(current).length === 1) {
+          const key = Object.keys(current)[0];
+          names.push(key);
+          current = current[key];
+          if (isObject(current) && Object.keys(current).length === 1 && '_0' in current) current = current._0;
         }
-        return Tree.short(action, 120);
+        let text = names.join('.');
+        if (!(isObject(current) && Object.keys(current).length === 0)) {
+          text += (text ? ' ' : '') + JSON.stringify(current);
+        }
+        return text.length <= 120 ? text : text.slice(0, 119) + '…';
       }
 
       class ActionLog {

@@ -44,6 +44,7 @@ extension InspectorPage {
         <div id="state" class="tree"></div>
         <form id="dispatch" autocomplete="off">
           <h2>Dispatch <span id="dispatch-scope" class="muted"></span></h2>
+          <select id="action-forms" aria-label="The actions this scope takes" hidden></select>
           <textarea id="action" spellcheck="false" rows="3" placeholder='{"incrementButtonTapped":{}}' aria-label="Action JSON"></textarea>
           <div class="row">
             <button id="send" type="submit">Send</button>

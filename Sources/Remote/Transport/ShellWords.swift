@@ -1,5 +1,3 @@
-import ArgumentParsing
-
 /// Splits a command line written in an environment variable (`STOREHOST_SSH_COMMAND`) into
 /// words the way a shell would for the simple cases: blanks separate words, single quotes
 /// keep everything, double quotes keep blanks, a backslash keeps the next character. Nothing
@@ -11,8 +9,8 @@ enum ShellWords {
   ///   - text: The command line.
   ///   - name: The variable's name, for the error.
   /// - Returns: The words.
-  /// - Throws: ``UsageError`` for an unterminated quote or a trailing backslash.
-  static func split(_ text: String, name: String) throws(UsageError) -> [String] {
+  /// - Throws: ``ClientEnvironmentError`` for an unterminated quote or a trailing backslash.
+  static func split(_ text: String, name: String) throws(ClientEnvironmentError) -> [String] {
     var words: [String] = []
     var word = ""
     var inWord = false
@@ -47,10 +45,13 @@ enum ShellWords {
       }
     }
     guard quote == nil, !escaped else {
-      throw UsageError("The value of \(name) ends inside a quote or after a backslash: \(text)")
+      throw ClientEnvironmentError(
+        variable: name, value: text, reason: "it ends inside a quote or after a backslash")
     }
     if inWord { words.append(word) }
-    guard !words.isEmpty else { throw UsageError("The value of \(name) names no command") }
+    guard !words.isEmpty else {
+      throw ClientEnvironmentError(variable: name, value: text, reason: "it names no command")
+    }
     return words
   }
 }
