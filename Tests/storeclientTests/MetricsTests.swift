@@ -68,6 +68,14 @@ struct MetricsTests {
     ] {
       #expect(before.samples[name] != nil, "\(name) missing")
     }
+    // What the host's memory holds, by holder (issue 27).
+    for name in [
+      "storehost_resident_bytes", "storehost_history_entries", "storehost_history_bytes",
+      "storehost_change_log_bytes", "storehost_unfinished_frame_bytes",
+    ] {
+      #expect(before.samples[name] != nil, "\(name) missing")
+    }
+    #expect((before.samples["storehost_resident_bytes"] ?? 0) > 1_000_000)
     #expect(before.types["storehost_actions_reduced_total"] == "counter")
     #expect(before.samples.keys.contains { $0.hasPrefix("storehost_user_connections{uid=") })
 

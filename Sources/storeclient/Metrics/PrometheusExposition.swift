@@ -61,6 +61,29 @@ enum PrometheusExposition {
       help: "Seconds since the host started.", member: "uptimeSeconds"),
   ]
 
+  /// The figures of the `_host` state's `memory`: what each holder the host bounds in bytes
+  /// keeps (README, "How much memory a host needs").
+  static let memoryMetrics: [Metric] = [
+    Metric(
+      name: "storehost_resident_bytes", type: "gauge",
+      help: "The host's resident set size (RSS).", member: "residentBytes"),
+    Metric(
+      name: "storehost_history_entries", type: "gauge",
+      help: "History entries kept in memory.", member: "historyEntries"),
+    Metric(
+      name: "storehost_history_bytes", type: "gauge",
+      help: "Bytes the history in memory holds (estimated; bounded by --history-memory).",
+      member: "historyBytes"),
+    Metric(
+      name: "storehost_change_log_bytes", type: "gauge",
+      help: "Bytes the change logs of watched collections keep (estimated; bounded by --change-log-memory).",
+      member: "changeLogBytes"),
+    Metric(
+      name: "storehost_unfinished_frame_bytes", type: "gauge",
+      help: "Bytes of frames begun but not complete (bounded by --max-buffered).",
+      member: "unfinishedFrameBytes"),
+  ]
+
   /// The exposition of `figures` (the `_host` scope's state), or of an unreachable host when
   /// `figures` is `nil`.
   ///
@@ -87,6 +110,13 @@ enum PrometheusExposition {
       guard let value = object[metric.member].flatMap(self.number) else { continue }
       family(metric.name, metric.type, metric.help)
       text += "\(metric.name) \(value)\n"
+    }
+    if case .object(let memory)? = object["memory"] {
+      for metric in self.memoryMetrics {
+        guard let value = memory[metric.member].flatMap(self.number) else { continue }
+        family(metric.name, metric.type, metric.help)
+        text += "\(metric.name) \(value)\n"
+      }
     }
     if case .array(let users)? = object["connectionsByUser"] {
       family(
