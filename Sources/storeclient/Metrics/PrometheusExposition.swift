@@ -106,18 +106,15 @@ enum PrometheusExposition {
       family("storehost_info", "gauge", "The app the host serves, as a label; always 1.")
       text += "storehost_info{app=\"\(self.escaped(app))\"} 1\n"
     }
-    for metric in self.metrics {
-      guard let value = object[metric.member].flatMap(self.number) else { continue }
-      family(metric.name, metric.type, metric.help)
-      text += "\(metric.name) \(value)\n"
-    }
-    if case .object(let memory)? = object["memory"] {
-      for metric in self.memoryMetrics {
-        guard let value = memory[metric.member].flatMap(self.number) else { continue }
+    func samples(_ metrics: [Metric], from members: JSONObject) {
+      for metric in metrics {
+        guard let value = members[metric.member].flatMap(self.number) else { continue }
         family(metric.name, metric.type, metric.help)
         text += "\(metric.name) \(value)\n"
       }
     }
+    samples(self.metrics, from: object)
+    if case .object(let memory)? = object["memory"] { samples(self.memoryMetrics, from: memory) }
     if case .array(let users)? = object["connectionsByUser"] {
       family(
         "storehost_user_connections", "gauge",
